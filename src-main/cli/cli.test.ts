@@ -238,6 +238,22 @@ describe('stream-inspector inspect on the files users already have', () => {
     expect(lines(filtered.out).at(-1)).toEqual({ file, end: true, matched: 3 });
   });
 
+  it.each([
+    ['inspect', '--har-entry', '1', fixturePath('json_stream.json.sse')],
+    ['blocks', '--har-entry', '0', fixturePath('json_stream.json.sse')],
+    ['frames', '--json', '--har-entry', '0', '-'],
+    ['check', '--expect', 'status == "done"', '--har-entry', '0', fixturePath('json_stream.json.sse')],
+  ])(
+    'refuses --har-entry for a file that is no HAR, as an option that does not apply (%s …), exit 2',
+    async (...args) => {
+      const { code, out, err } = await run(args, 'data: [DONE]\n\n');
+      expect({ code, out }).toEqual({ code: 2, out: '' });
+      expect(err).toMatch(
+        /^stream-inspector \w+: --har-entry chooses among the entries of a HAR file, and .*(json_stream\.json\.sse \(sse\)|- \(standard input, read as an SSE capture\)) is not one\n$/,
+      );
+    },
+  );
+
   it('decodes NDJSON of envelopes like the stream they came from', async () => {
     const file = await tempFile('envelopes.ndjson');
     const text = new TextDecoder().decode(readFixture('probe_citations.json.sse'));

@@ -9,7 +9,7 @@ import { readSmallRegularFileSync } from '../services/importers/regular-file';
 import { rejectedResponseFailure } from '../services/connection/failures';
 import { chosenFormat, legIsStream, type ImportedSource } from '../services/importers/types';
 import { DIALECT_REGISTRY, type DialectId } from '../../src-shared/dialects/registry';
-import type { CliIo } from './io';
+import { UsageError, type CliIo } from './io';
 import { readChunks } from './input';
 import type { ProgressCounts } from './progress';
 import { createPreparedCursor, type PreparedCursor } from '../../src-shared/pipeline/prepared';
@@ -133,10 +133,26 @@ export async function decodeFile(
 
 /** The file (null for standard input) opened by the importers, a small one read whole first (unless `io` reads through its own fs). */
 export async function openInput(file: string, io: CliIo, harEntry?: readonly number[]): Promise<ImportedSource | null> {
-  if (file === '-') return null;
+  if (file !== '-') return openFile(file, io, harEntry);
+  if (harEntry) throw notHar('- (standard input, read as an SSE capture)');
+  return null;
+}
+
+/** A FILE operand other than `-`, opened by the importers as openInput opens it. */
+export async function openFile(file: string, io: CliIo, harEntry?: readonly number[]): Promise<ImportedSource> {
   const path = resolve(io.cwd, file);
   const fs = io.fs ?? wholeSmallFile(path);
-  return openSource(path, { ...(fs ? { fs } : {}), ...(harEntry ? { harEntry } : {}) });
+  const source = await openSource(path, { ...(fs ? { fs } : {}), ...(harEntry ? { harEntry } : {}) });
+  if (harEntry && source.kind !== 'har') throw notHar(`${file} (${source.kind})`);
+  return source;
+}
+
+/**
+ * `--har-entry` for a file that is no HAR: the importers would ignore it, and the user believe
+ * they had chosen a part of the file. Refused as other options that do not apply are (exit 2).
+ */
+function notHar(file: string): UsageError {
+  return new UsageError(`--har-entry chooses among the entries of a HAR file, and ${file} is not one`);
 }
 
 /** `--format`, else the dialect the file says was chosen when it was written (a dialect of `io`), else detected. */

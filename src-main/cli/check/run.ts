@@ -7,7 +7,7 @@ import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { decodedAsLines } from '../report';
 import { factsReader, streamSubjects } from '../stream-subjects';
-import { errorText, type CliIo } from '../io';
+import { errorText, UsageError, type CliIo } from '../io';
 import type { NamedAssertion } from './spec';
 
 export interface ParsedAssertion extends NamedAssertion {
@@ -55,6 +55,8 @@ export async function checkRecording(
       agents: reads.some((r) => r.agents),
     });
   } catch (error) {
+    // An option that does not apply to the file (--har-entry of no HAR) is the run's mistake, not the file's.
+    if (error instanceof UsageError) throw error;
     const message = errorText(error);
     return {
       file,

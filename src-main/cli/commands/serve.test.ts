@@ -44,6 +44,7 @@ describe('stream-inspector serve', () => {
     [['--rechunk', '0'], '--rechunk takes N (bytes, 1 or more) or byte'],
     [['--port', 'http'], '--port takes a number from 0 to 65535'],
     [['--har-entry', 'x'], '--har-entry takes an entry number'],
+    [['--har-entry', '0'], 'frontend_tools.raw.sse (sse) is not one'],
     [
       ['--allow-origin', 'localhost:5173'],
       "--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not 'localhost:5173'",

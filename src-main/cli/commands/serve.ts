@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
 import { MAX_SPEED, MIN_SPEED, type ReplaySpeed } from '../../services/replay/clock';
 import type { RechunkOption } from '../../services/replay/rechunk';
 import { startReplayServer } from '../../services/replay/replay-server';
 import { HAR_ENTRY_ARG, parse, parseHarEntry, parsePort } from '../args';
+import { openFile } from '../decode-file';
 import { serveUntilInterrupted, UsageError, type Command } from '../io';
 
 /** The port the replay server listens on by default (0 picks a free one). */
@@ -60,12 +60,13 @@ export const serve: Command = async (args, io) => {
   const rechunk = parseRechunk(values.rechunk);
   const harEntry = parseHarEntry(values['har-entry']);
   const allowOrigins = parseAllowOrigins(values['allow-origin']);
+  const port = parsePort(values.port, DEFAULT_REPLAY_PORT);
   const server = await startReplayServer({
-    path: resolve(io.cwd, file),
-    port: parsePort(values.port, DEFAULT_REPLAY_PORT),
+    // Opened as every command opens a FILE (a --har-entry that does not apply refused).
+    source: await openFile(file, io, harEntry),
+    port,
     speed,
     ...(rechunk !== undefined ? { rechunk } : {}),
-    ...(harEntry ? { open: { harEntry } } : {}),
     allowOrigins,
   });
   const { source } = server;
