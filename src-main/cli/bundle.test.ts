@@ -36,6 +36,7 @@ const run = async (main: typeof fromSource, args: string[]) => {
 describe('the CLI bundle', () => {
   it.each([
     [['--help']],
+    [['--version']],
     [['inspect', '--json', fixturePath('multi_agent.json.sse')]],
     [['inspect', fixturePath('error_midstream.json.sse')]],
     [['blocks', '--json', fixturePath('probe_citations.xml.sse')]],

@@ -292,6 +292,12 @@ describe('stream-inspector blocks', () => {
 });
 
 describe('the stream-inspector bin', () => {
+  it.each(['--version', '-V'])('%s prints the name and version package.json gives, exit 0', async (flag) => {
+    const { name, version } = JSON.parse(await readFile('package.json', 'utf8')) as Record<string, string>;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/stream-inspector.mjs', flag]);
+    expect({ stdout, stderr }).toEqual({ stdout: `${name} ${version}\n`, stderr: '' });
+  });
+
   it('runs from the sources in a fresh checkout (no build step)', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [
       'bin/stream-inspector.mjs',

@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { INLINE_MODES } from '../../src-shared/inline/types';
+// Bundled at build time (esbuild inlines the two strings: scripts/build-cli.mjs), so the CLI
+// says its version wherever its bundle is run from, and the bundle is stale when they change.
+import { name as PACKAGE_NAME, version as PACKAGE_VERSION } from '../../package.json';
 import { showsProgress } from './progress';
 import { errorText, terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
 
@@ -66,6 +69,7 @@ export function usage(): string {
     ...lines,
     '',
     'FILE may be - for standard input.',
+    'stream-inspector --version (or -V) prints the name and version.',
     '',
   ].join('\n');
 }
@@ -130,6 +134,10 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     (name ? io.stdout : io.stderr)(usage());
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`${PACKAGE_NAME} ${PACKAGE_VERSION}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
