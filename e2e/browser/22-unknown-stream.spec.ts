@@ -133,7 +133,7 @@ test('the same feed sent as text/plain is shown, not decoded, until "Decode any 
   await app.show('connect');
   await connect.url.fill(feedUrl.replace('/feed/ticks', '/feed/plain'));
   await connect.connect();
-  await app.expectState('failed to connect');
+  await app.expectState('failed');
   await expect(app.sessionState).toHaveAttribute(
     'title',
     /got text\/plain \(HTTP 200\).*tick "Decode any content type"/,

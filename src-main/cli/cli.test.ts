@@ -190,7 +190,7 @@ describe('stream-inspector inspect on the files users already have', () => {
     await writeFile(file, JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
     const { code, out } = await run(['inspect', '--har-entry', '0', file]);
     expect(code).toBe(1);
-    expect(out).toContain('Status: failed to connect — HTTP 502 Bad Gateway');
+    expect(out).toContain('Status: failed — HTTP 502 Bad Gateway');
     expect(out).not.toContain('Decoded as');
     // check reads the same entry: its status is what an assertion sees.
     expect((await run(['check', '--har-entry', '0', '--expect', 'status == "failed"', file])).code).toBe(0);

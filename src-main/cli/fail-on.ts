@@ -9,7 +9,7 @@ import type { InspectReport } from './report';
  * `--fail-on`: which findings make `inspect` exit 1. Values (repeatable, or a comma list):
  * `error`, `warning`, `info` (a finding of that severity or worse), a rule id
  * (`stream.missing-done`), a rule family (`sse.*`), `end` (the stream did not end cleanly:
- * truncated, ended by an error, or failed to connect), or `none`. Default: `error,end`.
+ * truncated, ended by an error, or failed), or `none`. Default: `error,end`.
  */
 export interface FailPolicy {
   /** The lowest severity that fails; null when no severity was given. */

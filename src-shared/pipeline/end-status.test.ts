@@ -144,7 +144,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
     expect(statusesOf(readFileSync(providerFixturePath('ai-sdk-ui/client-tool.sse'))).label).toBe('awaiting tools');
   });
 
-  it('stopped and failed to connect come from how the source ended', () => {
+  it('stopped and failed come from how the source ended', () => {
     const result = decodeLegs([[{ bytes: encodeUtf8(text('a')) }]]);
     expect(statusOf(result, { kind: 'stopped' })).toMatchObject({ kind: 'stopped', label: 'stopped' });
     expect(
@@ -155,7 +155,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
         awaitingTools: false,
         outcome: { kind: 'failed', message: 'Connection refused' },
       }),
-    ).toEqual({ kind: 'failed', label: 'failed to connect', reason: 'Connection refused' });
+    ).toEqual({ kind: 'failed', label: 'failed', reason: 'Connection refused' });
     // A failure after events arrived is a cut stream, with the failure as the reason.
     expect(statusOf(result, { kind: 'failed', message: 'socket hang up' })).toMatchObject({
       kind: 'truncated',

@@ -49,7 +49,7 @@ export const END_STATUSES = {
   incomplete: { label: 'incomplete', fails: 'ended incomplete (its output was cut short)' },
   truncated: { label: 'truncated', fails: 'is truncated' },
   stopped: { label: 'stopped', fails: null },
-  failed: { label: 'failed to connect', fails: 'failed to connect' },
+  failed: { label: 'failed', fails: 'failed' },
   paused: { label: 'awaiting tools', fails: null },
   ended: { label: 'ended', fails: null },
   cut: { label: 'cut off', fails: 'was cut off' },

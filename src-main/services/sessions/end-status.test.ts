@@ -78,7 +78,7 @@ describe('a live session gets an end status, never "done" for a cut or failed st
     });
   });
 
-  it('failed to connect: nothing listens on the port', async () => {
+  it('failed: nothing listens on the port', async () => {
     service = createSessionService();
     const { id } = await service.connect({
       url: `http://127.0.0.1:${await refusedPort()}/agent/run`,
@@ -86,7 +86,7 @@ describe('a live session gets an end status, never "done" for a cut or failed st
       headers: [],
     });
     const done = await settled(service, id);
-    expect(done.end).toMatchObject({ kind: 'failed', label: 'failed to connect' });
+    expect(done.end).toMatchObject({ kind: 'failed', label: 'failed' });
     expect(done.end?.reason).toMatch(/refused/i);
   });
 });
