@@ -196,6 +196,14 @@ export interface DialectModule<Id extends string = string> {
    * `detect` may need markers that such a leg lacks.
    */
   readonly takesOver?: (frame: SniffedFrame) => boolean;
+  /**
+   * Of the frames `detect` claims, those that do not name the protocol on their own: an error
+   * body any server may send (`{"error": {"message": …}}`). One decides a leg only as its first
+   * content event, where it stands in for the stream the API refused; after events no dialect
+   * claimed, it says nothing of what they were, so it neither decides the leg nor switches a
+   * leg shown as the fallback (docs/dialects.md, "How a dialect is chosen").
+   */
+  readonly claimsOnlyFirst?: (frame: SniffedFrame) => boolean;
   /** The syntax of its events' data, for showing them: raw mixes JSON events with XML items. */
   readonly syntax: 'json' | 'xml' | 'json+xml';
   /**

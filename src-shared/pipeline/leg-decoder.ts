@@ -223,7 +223,8 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     if (chosen) return decide(chosen, { by: 'chosen' });
     const sniffed = sniffFrame(frame);
     const detected = continuationDialect(registry.detect(sniffed), previousDialect, sniffed);
-    if (detected) decide(detected, { by: 'content' });
+    // A claim that names no protocol on its own (an error body) counts only as the first event.
+    if (detected && (pending.length === 1 || !detected.claimsOnlyFirst?.(sniffed))) decide(detected, { by: 'content' });
     else if (pending.length >= DETECTION_WINDOW)
       decideWithoutClaim(`The first ${DETECTION_WINDOW} events match`, frame.seq);
   };
@@ -235,8 +236,9 @@ export function createLegDecoder(context: LegContext): LegDecoder {
    */
   let unclaimed = false;
   const takeOverByClaimant = (frame: Frame): void => {
-    const claimant = registry.detect(sniffFrame(frame));
-    if (!claimant) return;
+    const sniffed = sniffFrame(frame);
+    const claimant = registry.detect(sniffed);
+    if (!claimant || claimant.claimsOnlyFirst?.(sniffed)) return;
     unclaimed = false;
     if (claimant === module) return;
     dialect?.end();

@@ -1,7 +1,7 @@
 import type { DialectModule } from '../types';
 import { createOpenAiChatDecoder } from './decoder';
 import { openAiChatContinuation } from './client-calls';
-import { isChatCompletionEvent } from './detect';
+import { isBareErrorEvent, isChatCompletionEvent } from './detect';
 
 /**
  * The OpenAI Chat Completions stream, as OpenAI and the OpenAI-compatible servers (vLLM,
@@ -12,6 +12,7 @@ export const openAiChatDialect: DialectModule<'openai-chat'> = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   detect: isChatCompletionEvent,
+  claimsOnlyFirst: isBareErrorEvent,
   create: createOpenAiChatDecoder,
   syntax: 'json',
   terminator: 'done-frame',
