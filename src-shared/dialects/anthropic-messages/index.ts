@@ -9,6 +9,8 @@ import { createAnthropicMessagesDecoder } from './decoder';
  * what many servers send, and `{"type":"error", …}` too, so neither claims a stream alone
  * unless the error carries the API's error object (`error.type`). A real stream starts with
  * message_start (or that error), and a leg first decoded as the fallback still switches at it.
+ * The error names the API only as that first event (`claimsOnlyFirst`): after events no
+ * dialect claimed, a gateway's error in the API's shape says nothing of what they were.
  */
 function namesTheApi(event: Record<string, unknown>): boolean {
   if (event['type'] === 'ping') return false;
@@ -32,6 +34,7 @@ export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
     (frame.event === '' || frame.json()?.['type'] === frame.event) &&
     !('sequence_number' in (frame.json() ?? {})) &&
     namesTheApi(frame.json() ?? {}),
+  claimsOnlyFirst: (frame) => frame.json()?.['type'] === 'error',
   create: createAnthropicMessagesDecoder,
   syntax: 'json',
   terminator: 'dialect',

@@ -1,15 +1,16 @@
 import { describe, expect, it, test } from 'vitest';
-import { readUnknownFixture } from '../../../src-main/testing/fixtures';
-import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
-import { decodeBytes } from '../../pipeline/session-decoder';
-import type { DecodeResult } from '../../pipeline/types';
-import { encodeUtf8 } from '../../text/utf8';
-import { DIALECT_REGISTRY } from '../registry';
-import { sniffFrame } from '../sniff';
+import { readUnknownFixture } from '../../src-main/testing/fixtures';
+import { blockEndFacts, endStatusOf } from '../pipeline/end-status';
+import { decodeBytes } from '../pipeline/session-decoder';
+import type { DecodeResult } from '../pipeline/types';
+import { encodeUtf8 } from '../text/utf8';
+import { DIALECT_REGISTRY } from './registry';
+import { sniffFrame } from './sniff';
 
 /**
- * An error body alone (`{"error": {"message": …}}`, `event: error`) is what any server may
- * send: it names the Chat Completions API only as a leg's first event. After events no dialect
+ * An error body alone (Chat Completions' `{"error": {"message": …}}` or `event: error`, the
+ * Anthropic API's `{"type": "error", "error": {…}}`) is what any server or gateway may send: it
+ * names its API only as a leg's first event (`claimsOnlyFirst`). After events no dialect
  * claimed (a LangGraph run, a llama.cpp `/completion` stream), it neither decides the leg nor
  * switches one shown as generic events, so those events are never "invalid chunks" and the
  * stream is never said to be Chat Completions.
@@ -115,5 +116,38 @@ describe('must not: an error the Chat Completions API sent is still read as one'
     const result = decode(llamaChunk('a'), OPENAI_SHAPED_ERROR, CHAT_CHUNK, event('[DONE]'));
     expect(result.formats).toEqual(['openai-chat']);
     expect(result.detections).toEqual([{ by: 'content' }]);
+  });
+});
+
+/** The Anthropic Messages API's error event, as gateways in front of other models send it too. */
+const ANTHROPIC_ERROR = event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error');
+
+describe("the Anthropic API's error event: the same rule", () => {
+  it('after events no dialect claimed (a recorded Cohere stream, a LangGraph run): JSON events, ended', () => {
+    const cohere = decodeBytes(
+      new Uint8Array([...readUnknownFixture('cohere-v2-text.data-only.sse'), ...encodeUtf8(ANTHROPIC_ERROR)]),
+    );
+    const langgraph = decode(LANGGRAPH[0] ?? '', ANTHROPIC_ERROR);
+    for (const result of [cohere, langgraph]) {
+      expect(result.formats).toEqual(['json-events']);
+      expect(claims(result)).toEqual([]);
+      expect(status(result)).toBe('ended');
+    }
+  });
+
+  it('must not: as the first event, or after message_start, it is the API failing', () => {
+    const first = decode(ANTHROPIC_ERROR);
+    expect(first.formats).toEqual(['anthropic-messages']);
+    expect(status(first)).toBe('ended by error');
+    const started = decode(
+      event(
+        { type: 'message_start', message: { id: 'msg_1', model: 'claude-test', content: [], usage: {} } },
+        'message_start',
+      ),
+      ANTHROPIC_ERROR,
+    );
+    expect(started.formats).toEqual(['anthropic-messages']);
+    expect(claims(started)).toContain('provider.api-error');
+    expect(status(started)).toBe('ended by error');
   });
 });
