@@ -252,6 +252,12 @@ export const RULES = {
     layer: 'inline',
     title: "Text or reasoning after the turn's terminal action",
   },
+  'inline.think-open-implied': {
+    severity: 'info',
+    layer: 'inline',
+    title:
+      'A </think> at the start of a text block closes a <think> the prompt opened: the text before it is reasoning',
+  },
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
   ...SEGMENT_RULES,

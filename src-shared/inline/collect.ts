@@ -76,6 +76,9 @@ export function createSegmentCollector(
         if (current.params === NONE) current.params = {};
         current.params[name] = value;
       },
+      retype(type) {
+        if (current) current.type = type;
+      },
       end(complete, offset) {
         if (!current) return;
         current.complete = complete;

@@ -1,5 +1,6 @@
 import { createArgStream, type ArgStream } from './arg-stream';
 import { createJsonCallParser } from './json-calls';
+import { closesImpliedThink, IMPLIED_THINK_MESSAGE } from './implied-think';
 import { createCharFinder, createScannerPool, type MarkerScanner } from './markers';
 import { createSegmentWriter, type Family, type Open } from './segments';
 import {
@@ -129,6 +130,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   }
 
   function onTopTag(t: ReadTag, raw: string): void {
+    if (closesImpliedThink(t, runs)) {
+      runs.claim('reasoning', tagStart, pos);
+      report('inline.think-open-implied', IMPLIED_THINK_MESSAGE, tagStart);
+      state = 'text';
+      return;
+    }
     const opening = topTagOpening(t);
     if (opening.read === 'text') {
       if (t.closing)

@@ -11,6 +11,7 @@ function writer(): { calls: unknown[][]; segments: ReturnType<typeof createSegme
     start: (...args) => calls.push(['start', ...args]),
     content: (delta) => calls.push(['content', delta]),
     param: (name, value) => calls.push(['param', name, value]),
+    retype: (type) => calls.push(['retype', type]),
     end: (complete, offset) => calls.push(['end', complete, offset]),
     diagnostic: (rule, _message, offset) => calls.push(['diagnostic', rule, offset]),
   };

@@ -16,6 +16,17 @@ export interface TextRuns {
   dropPendingSpace: () => void;
   /** Whether a text segment is open (more text goes straight to it). */
   readonly textOpen: boolean;
+  /** How many segments the block has started (text ones included). */
+  readonly started: number;
+  /** The last character of text read outside segments ('' before any). */
+  readonly lastChar: string;
+  /**
+   * What was read outside segments since the last one (the open text segment, or white space
+   * waiting) turns out to be a segment of `type` that a marker from `markerStart` to `end`
+   * closed: the open text segment becomes one, else one starts with the waiting white space
+   * as content (an empty one at the marker when nothing waits).
+   */
+  claim: (type: string, markerStart: number, end: number) => void;
 }
 
 /** Id of the n-th segment (from 1) a parser opens in a block. */
@@ -46,6 +57,7 @@ export function createTextRuns(
   let textOpen = false;
   let pendingSpace = '';
   let pendingSpaceStart = 0;
+  let lastChar = '';
 
   function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
     const id = segmentId(++ids);
@@ -57,6 +69,7 @@ export function createTextRuns(
     startSegment,
     text(content, start) {
       if (content === '') return;
+      lastChar = content.charAt(content.length - 1);
       if (!textOpen) {
         if (isBlank(content)) {
           if (pendingSpace === '') pendingSpaceStart = start;
@@ -80,8 +93,24 @@ export function createTextRuns(
     dropPendingSpace() {
       pendingSpace = '';
     },
+    claim(type, markerStart, end) {
+      if (textOpen) sink.retype(type);
+      else {
+        startSegment(type, {}, pendingSpace === '' ? markerStart : pendingSpaceStart);
+        if (pendingSpace !== '') sink.content(pendingSpace);
+        pendingSpace = '';
+      }
+      textOpen = false;
+      sink.end(true, end);
+    },
     get textOpen() {
       return textOpen;
+    },
+    get started() {
+      return ids;
+    },
+    get lastChar() {
+      return lastChar;
     },
   };
 }

@@ -92,6 +92,12 @@ export interface SegmentSink {
   start(id: string, type: string, metadata: Record<string, unknown>, offset: number): void;
   content(delta: string): void;
   param(name: string, value: string): void;
+  /**
+   * The open segment is of another type than it started as: a later marker showed what its
+   * text was (the text before a `</think>` no `<think>` opened, docs/inline.md). Its content
+   * and offsets stay; only its type changes.
+   */
+  retype(type: string): void;
   end(complete: boolean, offset: number): void;
   diagnostic(rule: InlineRuleId, message: string, offset: number): void;
 }
@@ -103,7 +109,8 @@ export type InlineRuleId =
   | 'inline.multiple-actions'
   | 'inline.missing-param'
   | 'inline.invalid-sentinel'
-  | 'inline.text-after-action';
+  | 'inline.text-after-action'
+  | 'inline.think-open-implied';
 
 /** Parse `search:query,extract:file_path,query` (a tool, then `:`-separated required parameters joined by `+` or `:`). */
 export function parseToolList(list: string): ToolTag[] {

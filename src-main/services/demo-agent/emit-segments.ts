@@ -28,6 +28,9 @@ export function createSegmentEmitter(): Emitter {
     },
     // The parser on the wire streams boundaries and content only; tool arguments are not its business.
     param() {},
+    // A SEGMENT_START already sent cannot be taken back: a server-side parser streams the type
+    // it saw first (the demo's scenarios write no stray </think>).
+    retype() {},
     end() {
       event('SEGMENT_END', {});
     },
