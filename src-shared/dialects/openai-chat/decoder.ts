@@ -298,7 +298,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         ctx,
         'provider.unknown-event',
         `finish:${reason}`,
-        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}, which this version does not know; taken as the end of its output.`,
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}, which this version does not know: taken as the end of its output, without saying whether the output is whole.`,
       );
       outcome = 'completed';
     } else if (outcome === 'incomplete') {

@@ -172,9 +172,27 @@ describe('provider.response-incomplete', () => {
     }
   });
 
-  it('must not: stop, tool_calls, function_call', () => {
-    for (const reason of ['stop', 'tool_calls', 'function_call'])
-      expect(rules(decode(ROLE, delta({ content: 'Done' }, reason), DONE)), reason).toEqual([]);
+  it("the names OpenAI-compatible servers give a cut: max_tokens, Mistral's model_length, vLLM's abort", () => {
+    const cutBy = {
+      max_tokens: 'the token limit',
+      model_length: "the model's context length",
+      abort: 'the server aborting the request',
+    };
+    for (const [reason, by] of Object.entries(cutBy)) {
+      const result = decode(ROLE, delta({ content: 'Cut' }, reason), DONE);
+      expect(rules(result), reason).toEqual(['provider.response-incomplete']);
+      expect(result.diagnostics[0]?.message).toContain(`: ${by} cut its output short.`);
+      expect(status(result)).toBe('incomplete');
+      expect(summaryOf(result)).toMatchObject({ status: 'incomplete', incomplete_details: { reason } });
+    }
+  });
+
+  it("must not: stop, tool_calls, function_call, and TGI's eos_token and stop_sequence (the model stopped)", () => {
+    for (const reason of ['stop', 'tool_calls', 'function_call', 'eos_token', 'stop_sequence']) {
+      const result = decode(ROLE, delta({ content: 'Done' }, reason), DONE);
+      expect(rules(result), reason).toEqual([]);
+      expect(status(result), reason).not.toBe('incomplete');
+    }
   });
 });
 
@@ -315,10 +333,11 @@ describe('provider.unknown-event', () => {
     const result = decode(
       data({ id: 'x', object: 'chat.completion.delta', choices: [{ index: 0, delta: { content: 'a' } }] }),
       data({ id: 'x', object: 'chat.completion.delta', choices: [{ index: 0, delta: { content: 'b' } }] }),
-      delta({}, 'eos_token'),
+      delta({}, 'eos'),
       DONE,
     );
     expect(rules(result)).toEqual(['provider.unknown-event', 'provider.unknown-event']);
+    expect(result.diagnostics[1]?.message).toContain('without saying whether the output is whole');
     expect(status(result)).toBe('done');
   });
 

@@ -57,18 +57,28 @@ export type FinishOutcome = 'completed' | 'incomplete' | 'failed';
 /**
  * The finish_reasons of an output cut short, and by what: a token limit, a content filter, or
  * DeepSeek's `insufficient_system_resource` (its API documents it: the inference system ran out
- * of resources and stopped the output).
+ * of resources and stopped the output). OpenAI-compatible servers name some their own way:
+ * `max_tokens` (the token limit, as Anthropic's stop_reason of that name, which proxies pass
+ * on), Mistral's `model_length` (its API's enum: the model's context length reached), and
+ * vLLM's `abort` (the engine finished the request unasked, at a shutdown, a pause or a
+ * scale-down, then sent `[DONE]` as for a whole answer: vllm-project/vllm#57082).
  */
 export const CUT_SHORT_BY: Readonly<Record<string, string>> = {
   length: 'the token limit',
+  max_tokens: 'the token limit',
+  model_length: "the model's context length",
   content_filter: 'a content filter',
   insufficient_system_resource: "the server's inference resources running out",
+  abort: 'the server aborting the request',
 };
 
 const FINISH_OUTCOMES: Readonly<Record<string, FinishOutcome>> = {
   stop: 'completed',
   tool_calls: 'completed',
   function_call: 'completed',
+  // Hugging Face TGI's names: the model's end-of-sequence token, or a stop sequence of the request.
+  eos_token: 'completed',
+  stop_sequence: 'completed',
   ...Object.fromEntries(Object.keys(CUT_SHORT_BY).map((reason) => [reason, 'incomplete' as const])),
   error: 'failed',
 };
