@@ -229,8 +229,12 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
           ? `${finished}: the model's tool call was invalid and the API dropped it, so the client gets no call.`
           : `${finished}: its output stops short of its natural end.`,
       );
-      if (finishPhase(reason) === 'failed') current.failure ??= `finishReason ${reason}`;
+      const failed = finishPhase(reason) === 'failed';
+      if (failed) current.failure ??= `finishReason ${reason}`;
       else current.cutShort ??= `candidate ${candidate.index} finished with finishReason ${reason}`;
+      // A finishReason after the response ended (gemini.after-finish) counts too: the STOP its
+      // end reported said the output was whole, and this one says otherwise.
+      if (current.ended) lateEnd(reason, candidate.index, failed);
     }
     const { content: _content, ...fields } = value;
     at.wire(
@@ -299,6 +303,12 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       ...(current.failure !== undefined ? { error: current.failure } : {}),
       ...(current.cutShort !== undefined ? { incomplete: current.cutShort } : {}),
     });
+  }
+
+  /** The end of a response already ended, as a later finishReason tells it: the stream ends as the worse says. */
+  function lateEnd(reason: string, index: number, failed: boolean): void {
+    const why = `candidate ${index} finished again with finishReason ${reason}`;
+    callbacks.onStreamEnd?.({ event: `finishReason ${reason}`, ...(failed ? { error: why } : { incomplete: why }) });
   }
 
   function soleSummary(current: Response, status: string): Candidate {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
 import { rulesOf } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import { encodeUtf8 } from '../../text/utf8';
 import { GEMINI_RULES } from './rules';
@@ -18,6 +19,8 @@ const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId
 const text = (value: string) => chunk([{ text: value }]);
 const finish = (reason: string, parts: unknown[] = [{ text: '' }]) => chunk(parts, { finishReason: reason });
 const finishOf = (responseId: string) => chunk([{ text: '' }], { finishReason: 'STOP' }, responseId);
+const endLabel = (result: ReturnType<typeof stream>) =>
+  endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).label;
 const severity = (result: ReturnType<typeof stream>, rule: string) =>
   result.diagnostics.find((d) => d.rule === rule)?.severity;
 
@@ -95,6 +98,25 @@ describe("the Gemini dialect's rules", () => {
     const result = stream(text('Hi'), finish('STOP'), text(' again'));
     expect(rulesOf(result)).toEqual(['gemini.after-finish']);
     expect(severity(result, 'gemini.after-finish')).toBe('warning');
+  });
+
+  it('gemini.after-finish with a later finishReason that cuts or fails: the stream ends as that one says, not done', () => {
+    const cut = stream(text('Hi'), finish('STOP'), finish('MAX_TOKENS'));
+    expect(rulesOf(cut)).toEqual(['gemini.after-finish', 'gemini.finish-incomplete']);
+    expect(cut.ends[0]?.stream.incomplete?.message).toBe('candidate 0 finished again with finishReason MAX_TOKENS');
+    expect(endLabel(cut)).toBe('incomplete');
+    expect(cut.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'incomplete' });
+    const dropped = stream(text('Hi'), finish('STOP'), finish('MALFORMED_FUNCTION_CALL'));
+    expect(dropped.ends[0]?.stream.error?.message).toBe(
+      'candidate 0 finished again with finishReason MALFORMED_FUNCTION_CALL',
+    );
+    expect(endLabel(dropped)).toBe('ended by error');
+  });
+
+  it('must not: STOP on every chunk (Google SDK test data) ends done, the late content reported once', () => {
+    const result = stream(finish('STOP', [{ text: 'Hi' }]), finish('STOP', [{ text: ' there' }]), finish('STOP'));
+    expect(rulesOf(result)).toEqual(['gemini.after-finish']);
+    expect(endLabel(result)).toBe('done');
   });
 
   it('must not: a usage-only chunk after the finish (its usage counts), or the next response of a capture', () => {
