@@ -47,6 +47,8 @@ export const INLINE_FAULTS: FaultKind[] = [
   ),
   inTextFault('inline.unclosed', 'tool tag never closed', '<search><query>never closed', true),
   inTextFault('inline.no-action', 'reasoning without an action', '<thinking>no action follows</thinking>', true),
+  // Only text before it in these blocks: the text so far is the reasoning of a <think> the prompt opened.
+  inTextFault('inline.think-open-implied', 'a </think> no <think> opened', ' </think> '),
 ];
 
 /** Segment events of one type (docs/inline.md, "The segment-events dialect"). */
