@@ -151,6 +151,11 @@ export const RULES = {
     layer: 'stream',
     title: 'JSON array body ended after complete elements (or none) without its closing ]',
   },
+  'json-array.object-body': {
+    severity: 'info',
+    layer: 'stream',
+    title: 'The body is a JSON object over several lines, not a stream: each top-level object is one event',
+  },
 
   // JSON, in any dialect; then the JSON envelope dialect's own
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },

@@ -149,3 +149,48 @@ describe('a leg framed as a JSON array', () => {
     expect([framer.framing(), frames[0]?.data]).toEqual(['sse', '[1]']);
   });
 });
+
+describe('a body that is a JSON object pretty-printed: a whole response body, not a stream', () => {
+  const OBJECT = '{\r\n  "error": {\r\n    "code": 400,\r\n    "message": "}"\r\n  }\r\n}';
+
+  it('is one frame, the object as written, with json-array.object-body once; objects one after another, a frame each', () => {
+    expect(shape(whole(`${OBJECT}\r\n`))).toEqual({
+      frames: [[0, 0, OBJECT.length, OBJECT]],
+      diagnostics: [['json-array.object-body', { byteStart: 0, byteEnd: 1 }]],
+      cut: false,
+    });
+    const two = whole(`${OBJECT}\n${OBJECT}\n`);
+    expect(two.frames.map((f) => f.data)).toEqual([OBJECT, OBJECT]);
+    expect(two.diagnostics.map((d) => d.rule)).toEqual(['json-array.object-body']);
+  });
+
+  it('cut inside it, or followed by what is no object: said as for an array body, nothing decoded of it', () => {
+    expect(whole(OBJECT.slice(0, 20)).diagnostics.map((d) => d.rule)).toEqual([
+      'json-array.object-body',
+      'json-array.cut-element',
+    ]);
+    expect(whole(`${OBJECT} x`).diagnostics.map((d) => d.message)).toContainEqual(
+      expect.stringContaining('data after the object closed'),
+    );
+  });
+
+  test.each([
+    ['`{` alone on its line', '{\n  "a": 1\n}', 'json-object'],
+    ['`{` then spaces, CRLF', '\uFEFF {  \r\n"a": 1}', 'json-object'],
+    ['must not: NDJSON', '{"a":1}\n{"a":2}\n', 'lines'],
+    ['must not: NDJSON with a space after the brace', '{ "a": 1 }\n', 'lines'],
+    ['undecided until what follows the brace arrives', '{  ', undefined],
+  ])('%s → %s', (_name, text, expected) => {
+    expect(framingOfHead(encodeUtf8(text))).toBe(expected);
+  });
+
+  it('a leg of it is framed so however the chunks cut it', () => {
+    for (const { name, chunks } of chunkings(encodeUtf8(`${OBJECT}\n`))) {
+      const frames: Frame[] = [];
+      const framer = createLegFramer({ onFrame: (f) => frames.push(f), onDiagnostic: () => {} }, {});
+      for (const chunk of chunks) framer.push(chunk, 0);
+      framer.end();
+      expect([framer.framing(), ...frames.map((f) => f.data)], name).toEqual(['json-object', OBJECT]);
+    }
+  });
+});

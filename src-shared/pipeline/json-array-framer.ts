@@ -70,6 +70,8 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
   let junkWhy = '';
   /** Where the array being read opened (its `[`). */
   let arrayStart = 0;
+  /** The body is top-level objects, not an array (bareObject). */
+  let bare = false;
   /** Bytes of a leading byte-order mark seen so far (it may arrive split over chunks). */
   let bomBytes = 0;
 
@@ -104,6 +106,21 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
       at: { byteStart: junkStart, byteEnd: at },
     });
     junkStart = -1;
+  }
+
+  /**
+   * A JSON object where the array belongs: a whole response body or one envelope saved
+   * pretty-printed, not a stream (leg-framing.ts frames such a body here). Each top-level
+   * object is one frame; the first says what the body is.
+   */
+  function bareObject(at: number): void {
+    bare = true;
+    if (seq > 0) return;
+    onDiagnostic({
+      rule: 'json-array.object-body',
+      message: `The body is a JSON object over several lines (from byte ${at}), not a stream of events: a whole response body or one event saved pretty-printed. Each top-level object is decoded as one event; nothing says whether a stream it came from ended.`,
+      at: { byteStart: at, byteEnd: at + 1 },
+    });
   }
 
   function startElement(i: number, b: number): void {
@@ -159,8 +176,9 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
     seq++;
     tileStart = byteEnd;
     tileChunk = end < bytes.length ? chunkIndex : chunkIndex + 1;
-    phase = 'between';
-    awaitingComma = true;
+    // A bare object is followed by nothing, or by another one: no comma between them.
+    phase = bare ? 'before' : 'between';
+    awaitingComma = !bare;
     for (const d of diagnostics) onDiagnostic(d);
     onFrame(frame);
   }
@@ -174,7 +192,15 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
         phase = 'between';
         awaitingComma = false;
         commaPending = false;
-      } else malformed(at, phase === 'before' ? 'the body does not start with [' : 'data after the array closed');
+      } else
+        malformed(
+          at,
+          bare
+            ? 'data after the object closed'
+            : phase === 'before'
+              ? 'the body does not start with ['
+              : 'data after the array closed',
+        );
       return;
     }
     if (b === COMMA) {
@@ -205,6 +231,10 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
         const b = bytes[i] as number;
         if (isJsonSpace(b) || isLeadingBom(b, offset + i)) continue;
         if (phase === 'between' && b !== COMMA && b !== CLOSE_ARRAY && b !== CLOSE_OBJECT) {
+          startElement(i, b);
+          runStart = i;
+        } else if (phase === 'before' && b === OPEN_OBJECT) {
+          bareObject(offset + i);
           startElement(i, b);
           runStart = i;
         } else outside(b, offset + i);

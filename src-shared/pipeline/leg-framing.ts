@@ -7,13 +7,19 @@ import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '.
 import { createUtf8Decoder } from '../text/utf8';
 import { createJsonArrayFramer } from './json-array-framer';
 import { BOM, OPEN_ARRAY, OPEN_OBJECT, isJsonSpace } from '../json/json-bytes';
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 import { parseJson } from '../json/values';
 
 /**
  * How a leg's bytes become frames:
  * - `sse`: `text/event-stream`, every dialect's usual wire;
  * - `json-array`: one JSON array streamed element by element (an API asked for a stream
- *   without SSE: Gemini without `alt=sse`);
+ *   without SSE: Gemini without `alt=sse`); `json-object`: objects pretty-printed, framed
+ *   by the same framer (below);
  * - `lines`: one event per line, for a dialect that declares a line-framed wire
  *   (DialectModule.lineFramed, the AI SDK's v4 data stream), and for JSON values one per line
  *   (NDJSON, JSON Lines: `NDJSON_LINES`), whose dialect is detected from its events as an SSE
@@ -22,11 +28,21 @@ import { parseJson } from '../json/values';
  * `text/event-stream`; without any (a JSON response, a file), the leg's first bytes. A body
  * whose first character (after a byte-order mark and whitespace) is `[` is a JSON array, and
  * one whose first character is `{` is NDJSON, since an SSE stream never starts with either (a
- * line `[…` or `{…` is no SSE field); a start a line-framed dialect recognises is lines;
+ * line `[…` or `{…` is no SSE field), unless the `{` is alone on its line: no NDJSON line is,
+ * and an object pretty-printed (a whole response body saved to a file) starts so, framed as
+ * the JSON array framer frames a bare object (one frame, `json-array.object-body`); a start a line-framed dialect recognises is lines;
  * anything else is SSE. Everything that frames a leg's bytes — the session decoder, framing
  * them again to show one event, the block diff, the CLI's `frames` — decides with this module.
  */
-export type Framing = 'sse' | 'json-array' | 'lines';
+export type Framing = 'sse' | 'json-array' | 'json-object' | 'lines';
+
+/**
+ * Whether the JSON array framer frames a leg: an array streamed element by element, or
+ * (`json-object`) objects pretty-printed, which no response head announces as a stream: a
+ * live answer that is one is shown as the answer it is, and only a file (or the user's
+ * "decode any content type") decodes it.
+ */
+export const isJsonFraming = (framing: Framing): boolean => framing === 'json-array' || framing === 'json-object';
 
 type HeaderList = readonly (readonly [string, string])[];
 
@@ -157,12 +173,20 @@ class FramingSniffer {
         continue;
       }
       if (this.head.length < this.needed) this.head.push(b);
+      if (this.firstSignificant === OPEN_OBJECT) {
+        // What follows the `{` on its line: `{` alone is no NDJSON line, but an object
+        // pretty-printed (a whole response body saved to a file), framed whole.
+        if (b === LF || b === CR) return { framing: 'json-object' };
+        if (b === SPACE || b === TAB) continue;
+        return { framing: 'lines', lines: NDJSON_LINES };
+      }
       if (this.firstSignificant === undefined && !isJsonSpace(b)) this.firstSignificant = b;
       if (this.firstSignificant === OPEN_ARRAY) return { framing: 'json-array' };
-      if (this.firstSignificant === OPEN_OBJECT) return { framing: 'lines', lines: NDJSON_LINES };
+      if (this.firstSignificant === OPEN_OBJECT) continue;
       if (this.firstSignificant !== undefined && this.head.length >= this.needed) return this.byPrefix();
     }
-    if (final || this.seen >= FRAMING_DECIDED_WITHIN) return this.byPrefix();
+    if (final || this.seen >= FRAMING_DECIDED_WITHIN)
+      return this.firstSignificant === OPEN_OBJECT ? { framing: 'lines', lines: NDJSON_LINES } : this.byPrefix();
     return undefined;
   }
 
@@ -192,7 +216,7 @@ export function framingOfChunks(
 function framerFor(decision: Decision, callbacks: FramerCallbacks, sseOptions: FramerOptions): SseFramer {
   const { lines } = decision;
   if (lines) return createLineFramer(callbacks, { isComplete: (line) => lines.isComplete(line) });
-  if (decision.framing === 'json-array') return createJsonArrayFramer(callbacks);
+  if (isJsonFraming(decision.framing)) return createJsonArrayFramer(callbacks);
   return createSseFramer(callbacks, sseOptions);
 }
 

@@ -42,6 +42,18 @@ describe('sniffSource', () => {
       'json-stream',
       undefined,
     ],
+    [
+      'a JSON object pretty-printed (a whole response body: one event)',
+      '{\n  "name": "x"\n}\n',
+      'json-stream',
+      undefined,
+    ],
+    [
+      "an API's error body pretty-printed (a failed request saved instead of its stream)",
+      '\ufeff{\r\n  "error": {\r\n    "code": 400,\r\n    "message": "LogProbs is not supported in streaming mode"\r\n  }\r\n}',
+      'json-stream',
+      undefined,
+    ],
     ['a HAR file', '{\n  "log": {\n    "version": "1.2",\n    "entries": []\n  }\n}', 'har', undefined],
     ['a one-line HAR file', '{"log":{"version":"1.2","entries":[]}}', 'har', undefined],
   ])('recognises %s', (_name, text, kind, container) => {
@@ -106,11 +118,11 @@ describe('sniffSource', () => {
     ['a JSON array of other objects', '[{"name":"x"}]', 'its first item is not an envelope'],
     ['a truncated JSON object line', '{"type":"text","agent":"a"', 'its first line is not a JSON object'],
     [
-      "an API's error body, pretty-printed (a failed request saved instead of its stream)",
-      '{\n  "error": {\n    "code": 400,\n    "message": "LogProbs is not supported in streaming mode"\n  }\n}\n',
+      "an API's error body, pretty-printed on its own way (a failed request saved instead of its stream)",
+      '{"error": {\n    "code": 400,\n    "message": "LogProbs is not supported in streaming mode"\n  }\n}\n',
       'one JSON object over several lines, a whole response body rather than a stream of events: its `error` member says the request failed',
     ],
-    ['a pretty-printed object', '{\n  "name": "x"\n}\n', 'a whole response body rather than a stream of events)'],
+    ['an object whose lines are no JSON', '{"name":\n "x"}\n', 'a whole response body rather than a stream of events)'],
     [
       'an HTTP response with an HTML body',
       'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\n\r\n<html>',

@@ -16,7 +16,7 @@ import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKi
  * `text/event-stream` capture (optionally with the HTTP head `curl -i` prints), a capture of a
  * line-framed wire a dialect declares (the AI SDK's v4 data stream), NDJSON or a JSON array of
  * envelopes or of Anthropic events, a streamed JSON array body of API responses (Gemini without
- * `alt=sse`), or a HAR file.
+ * `alt=sse`), a JSON object pretty-printed (a whole response body: one event), or a HAR file.
  */
 
 export const EXPECTED_KINDS =
@@ -213,6 +213,11 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
       message:
         'a diff exported from the Diff view: it holds the comparison of two sessions, not a stream; open it in the Diff view ("Open exported diff…")',
     };
+  // `{` alone on its line: one object pretty-printed (a whole response body, an event saved
+  // so), framed as the decoder frames such a body: each top-level object one event, said so.
+  const framing = framingOfHead(bytes.subarray(start));
+  if (framing === 'json-object') return { ok: true, kind: 'json-stream', bodyOffset: 0 };
+  if (framing === undefined && !complete) return { ok: false, needMore: true };
   if (line.next < 0 && !complete) return { ok: false, needMore: true };
   const parsed = parseJson(line.text);
   if (!parsed.ok) return unknown(bytes, complete ? wholeObject(bytes, start) : 'its first line is not a JSON object');
@@ -227,9 +232,9 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
 }
 
 /**
- * Why a whole file that starts with `{` but not with a JSON line is no stream: one JSON object
- * over several lines is a whole response body (an API's error answer, saved instead of its
- * stream), said so, and whether it is an error; never its contents (describeFirstBytes).
+ * Why a whole file that starts with `{` but not with a JSON line (nor with `{` alone on its
+ * line, decoded above) is no stream: one JSON object over several lines is a whole response
+ * body, said so, and whether it is an error; never its contents (describeFirstBytes).
  */
 function wholeObject(bytes: Uint8Array, start: number): string {
   const whole = parseJson(decoder.decode(bytes.subarray(start)));

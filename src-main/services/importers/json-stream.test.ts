@@ -59,3 +59,41 @@ describe('a response body streamed as one JSON array (Gemini without alt=sse)', 
     await expect(openSource(path)).rejects.toThrow(/its first item is not an envelope/);
   });
 });
+
+describe('a file holding one JSON object pretty-printed (a whole response body saved, not a stream)', () => {
+  const body = {
+    candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, finishReason: 'STOP', index: 0 }],
+    modelVersion: 'gemini-2.0-flash',
+    responseId: 'r1',
+  };
+
+  it('opens as one leg of exactly the file bytes, the object one event of its dialect, the file said to be no stream', async () => {
+    const text = `${JSON.stringify(body, null, 2)}\n`;
+    const path = join(dir, 'generate-content.json');
+    await writeFile(path, text);
+    const source = await openSource(path);
+    expect(source.kind).toBe('json-stream');
+    const [chunks = []] = await readLegs(source);
+    expect(concatChunks(chunks).toString()).toBe(text);
+    const decoded = await decodeSource(source);
+    expect(decoded.formats).toEqual(['gemini']);
+    expect(decoded.diagnostics.map((d) => d.rule)).toEqual(['json-array.object-body']);
+  });
+
+  it('an object no dialect claims is one JSON event', async () => {
+    const other = join(dir, 'other-object.json');
+    await writeFile(other, JSON.stringify({ name: 'x', list: [1, 2] }, null, 2));
+    const decoded = await decodeSource(await openSource(other));
+    expect(decoded.formats).toEqual(['json-events']);
+    expect(decoded.diagnostics.map((d) => d.rule)).toEqual(['json-array.object-body', 'stream.format-undetected']);
+  });
+
+  it('must not: NDJSON of the same objects stays one event per line, with no such finding', async () => {
+    const path = join(dir, 'chunks.ndjson');
+    await writeFile(path, `${JSON.stringify(body)}\n${JSON.stringify(body)}\n`);
+    const source = await openSource(path);
+    expect(source.kind).toBe('ndjson-events');
+    const decoded = await decodeSource(source);
+    expect(decoded.diagnostics.map((d) => d.rule)).not.toContain('json-array.object-body');
+  });
+});

@@ -14,7 +14,8 @@ export const CAPTURE_BLOCK = 64 * 1024;
  * line names, when it is an event-stream capture of a session of several legs this inspector
  * wrote (src-shared/export/sse-legs.ts). `sse` for a `text/event-stream` capture, `lines` for a
  * line-framed wire's, `json-stream` for a body streamed as one JSON array (Gemini without
- * `alt=sse`); the decoder frames each by its first bytes, just as it does live.
+ * `alt=sse`) or one object pretty-printed; the decoder frames each by its first bytes, just
+ * as it does live.
  */
 export async function openSseCapture(
   path: string,
@@ -27,7 +28,7 @@ export async function openSseCapture(
 ): Promise<ImportedSource> {
   const notes = [
     kind === 'json-stream'
-      ? 'A response body streamed as one JSON array: each element is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
+      ? 'A JSON body (an array streamed element by element, or an object pretty-printed): each element or top-level object is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
       : `A raw ${kind === 'sse' ? 'event-stream' : 'line-framed stream'} capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.`,
   ];
   if (response)

@@ -174,6 +174,13 @@ export const GEMINI_FAULTS: FaultKind[] = [
     apply: (events) => ({ parts: arrayParts(events), target: 'end' }),
   },
   {
+    rule: 'json-array.object-body',
+    name: 'one chunk saved pretty-printed instead of the streamed array',
+    dialects: GEMINI,
+    sites: (events) => (events.length > 0 ? [0] : []),
+    apply: (events) => ({ parts: [JSON.stringify(JSON.parse(events[0] ?? '{}'), null, 2)], target: 0 }),
+  },
+  {
     rule: 'json-array.malformed',
     name: 'bytes between two elements of a JSON array body that are no JSON',
     dialects: GEMINI,

@@ -2,7 +2,7 @@ import type { FrameDetail } from '../../../../src-shared/contract/payloads';
 import { createLineFramer } from '../../../../src-shared/lines/line-framer';
 import { createJsonArrayFramer } from '../../../../src-shared/pipeline/json-array-framer';
 import { SESSION_FRAMING } from '../../../../src-shared/pipeline/last-event';
-import type { Framing } from '../../../../src-shared/pipeline/leg-framing';
+import { isJsonFraming, type Framing } from '../../../../src-shared/pipeline/leg-framing';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
 import type { Frame, FramerCallbacks, SseFramer } from '../../../../src-shared/sse/types';
 import type { LegState } from './leg-state';
@@ -25,7 +25,7 @@ export function framingOf(leg: LegState): Framing {
 function framerOf(framing: Framing, onFrame: FramerCallbacks['onFrame'], startsStream = true): SseFramer {
   const callbacks = { onFrame, onDiagnostic: () => {} };
   if (framing === 'lines') return createLineFramer(callbacks, { isComplete: () => true });
-  if (framing === 'json-array') return createJsonArrayFramer(callbacks, { insideArray: !startsStream });
+  if (isJsonFraming(framing)) return createJsonArrayFramer(callbacks, { insideArray: !startsStream });
   return createSseFramer(callbacks, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
 }
 
@@ -63,7 +63,7 @@ export function reframe(
     maxDataLineBytes: 0,
   };
   const framer = framerOf(framing, (frame) => (event = frame), startsStream);
-  if (!startsStream && framing !== 'json-array') framer.push(NOT_THE_START);
+  if (!startsStream && !isJsonFraming(framing)) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
   return event;
