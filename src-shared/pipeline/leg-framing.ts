@@ -7,12 +7,12 @@ import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '.
 import { createUtf8Decoder } from '../text/utf8';
 import { createJsonArrayFramer } from './json-array-framer';
 import { BOM, OPEN_ARRAY, OPEN_OBJECT, isJsonSpace } from '../json/json-bytes';
+import { parseJson } from '../json/values';
 
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
-import { parseJson } from '../json/values';
 
 /**
  * How a leg's bytes become frames:
