@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fixturePath, readFixture } from '../../testing/fixtures';
 import { main } from '../main';
@@ -96,10 +99,19 @@ describe('stream-inspector serve', () => {
   });
 
   test('reports a file that is not a source, naming what was expected', async () => {
-    const io = memoryIo();
-    expect(await main(['serve', fixturePath('MANIFEST.json'), '--port', '0'], io)).toBe(2);
-    expect(io.err()).toContain(
-      'not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR',
-    );
+    // Binary data (an ELF header): no importer reads it. (A pretty-printed JSON file such as
+    // the fixtures' MANIFEST.json is a source now: one event, said to be no stream.)
+    const dir = await mkdtemp(join(tmpdir(), 'serve-'));
+    const file = join(dir, 'program.bin');
+    await writeFile(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]));
+    try {
+      const io = memoryIo();
+      expect(await main(['serve', file, '--port', '0'], io)).toBe(2);
+      expect(io.err()).toContain(
+        'not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
