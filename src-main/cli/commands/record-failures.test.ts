@@ -74,8 +74,6 @@ describe('stream-inspector record: no stream', () => {
     const refused = await run(['record', `http://127.0.0.1:${await refusedPort()}/x`, '-o', 'refused.ndjson']);
     expect(refused.code).toBe(2);
     expect(occurrences(refused.err, 'Connection refused')).toBe(1);
-    expect(refused.err).toMatch(
-      /^failed \(Connection refused by 127\.0\.0\.1:\d+: nothing is listening there/m,
-    );
+    expect(refused.err).toMatch(/^failed \(Connection refused by 127\.0\.0\.1:\d+: nothing is listening there/m);
   });
 });
