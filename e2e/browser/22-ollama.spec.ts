@@ -20,6 +20,8 @@ test('a recorded /api/generate stream opens as Ollama: its text, its model and c
   await app.expectState('done');
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('A rabbit is');
+  // Its blocks name no agent: they are unattributed, never "0 agents".
+  await expect(blocks.count).toHaveText(/^\d+ blocks · unattributed$/);
   const facts = await blocks.messageFacts();
   await expect(facts).toContainText('dolphin3:8b');
   await app.screenshot('22-ollama-capture-blocks');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentTreeOrder, labelAgents, shortId, withAgentNames } from './agents';
+import { agentsOf, agentTreeOrder, labelAgents, shortId, withAgentNames } from './agents';
 
 describe('agent labels', () => {
   const agents = [
@@ -8,6 +8,12 @@ describe('agent labels', () => {
     { uuid: 'child-1', parent: 'root', firstEnvelope: 5 },
     { uuid: 'grandchild', parent: 'child-1', firstEnvelope: 7 },
   ];
+
+  it('says the blocks of a stream that names no agent are unattributed, never "0 agents"', () => {
+    expect(agentsOf(labelAgents([], ['']))).toBe('unattributed');
+    expect(agentsOf(labelAgents(agents, ['']))).toBe('4 agents');
+    expect(agentsOf(labelAgents([agents[1]!]))).toBe('1 agent');
+  });
 
   it('names agents by their place in the spawn tree, in spawn order', () => {
     const labels = labelAgents(agents);

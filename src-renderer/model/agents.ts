@@ -1,5 +1,6 @@
-import { nameAgents } from '../../src-shared/agents/names';
+import { agentsPhrase, nameAgents } from '../../src-shared/agents/names';
 import type { AgentInfoPayload } from '../../src-shared/contract';
+import { formatCount } from './format';
 
 /** How one agent is shown: a colour, a short name, and where it sits in the spawn tree. */
 export interface AgentLabel {
@@ -63,6 +64,11 @@ export function labelAgents(
 /** The agents among labels: rows of no agent ("unattributed") are not one. */
 export function agentCount(labels: ReadonlyMap<string, AgentLabel>): number {
   return labels.has('') ? labels.size - 1 : labels.size;
+}
+
+/** "2 agents", or "unattributed" when the only label is that of rows of no agent (agentsPhrase). */
+export function agentsOf(labels: ReadonlyMap<string, AgentLabel>): string {
+  return agentsPhrase(agentCount(labels), labels.has(''), formatCount);
 }
 
 /** Agents in tree order (each parent followed by its children), for filters and lanes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_INDENT, MAX_PATH_DEPTH, nameAgents, type NamedAgentInput } from './names';
+import { agentsPhrase, MAX_INDENT, MAX_PATH_DEPTH, nameAgents, type NamedAgentInput } from './names';
 
 /** `depth` agents, each the child of the one before. */
 function chain(depth: number): NamedAgentInput[] {
@@ -50,5 +50,18 @@ describe('agent names', () => {
     const names = nameAgents([...deep, { uuid: 'sibling', parent, firstEnvelope: 100 }]);
     expect(names.get(deep.at(-1)!.uuid)?.name).toBe(`sub d${MAX_PATH_DEPTH + 1}#1`);
     expect(names.get('sibling')?.name).toBe(`sub d${MAX_PATH_DEPTH + 1}#2`);
+  });
+});
+
+describe('agentsPhrase', () => {
+  it('says "unattributed" for blocks of no agent, never "0 agents"', () => {
+    expect(agentsPhrase(0, true)).toBe('unattributed');
+  });
+
+  it('counts the named agents otherwise, the unattributed rows beside them being no agent', () => {
+    expect(agentsPhrase(0, false)).toBe('0 agents');
+    expect(agentsPhrase(1, false)).toBe('1 agent');
+    expect(agentsPhrase(1, true)).toBe('1 agent');
+    expect(agentsPhrase(1200, false, (n) => n.toLocaleString('en'))).toBe('1,200 agents');
   });
 });

@@ -22,6 +22,17 @@ export interface AgentName {
  */
 export const UNATTRIBUTED = 'unattributed';
 
+/**
+ * How many agents a session's blocks belong to, as the Blocks view, the diff and `diff` say it:
+ * "2 agents", and "unattributed" when every block names no agent (a provider stream): "0
+ * agents" would say the session has none of what it plainly has, its blocks. `count` formats
+ * the number as the caller shows numbers.
+ */
+export function agentsPhrase(agents: number, unattributed: boolean, count: (n: number) => string = String): string {
+  if (agents === 0 && unattributed) return UNATTRIBUTED;
+  return `${count(agents)} ${agents === 1 ? 'agent' : 'agents'}`;
+}
+
 /** Depths named by their path of child numbers ("sub 1.2.3"); deeper agents are named by depth and index. */
 export const MAX_PATH_DEPTH = 3;
 

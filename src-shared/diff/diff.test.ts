@@ -100,6 +100,15 @@ describe('diffSessions: alignment', () => {
 });
 
 describe('diffSessions: agents', () => {
+  it('counts blocks of no agent apart: a provider stream is unattributed, not one agent more', () => {
+    const unattributed: BlockSpec = { kind: 'text', content: 'hi', agent: '' };
+    const diff = diffSessions(session({ blocks: [unattributed] }), session({ blocks: [text('hi', ROOT)] }));
+    expect(diff.left).toMatchObject({ agents: 0, unattributed: true });
+    expect(diff.right).toMatchObject({ agents: 1, unattributed: false });
+    const mixed = diffSessions(session({ blocks: [text('a', ROOT), unattributed] }), session({ blocks: [text('a')] }));
+    expect(mixed.left).toMatchObject({ agents: 1, unattributed: true });
+  });
+
   it('aligns per agent, matching agents by uuid', () => {
     const blocks = [text('parent', ROOT), text('child', CHILD), text('parent again', ROOT)];
     const diff = diffSessions(

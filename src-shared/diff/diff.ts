@@ -16,7 +16,7 @@ import {
 import type { NormalisationId } from './normalisations';
 import { blocksInOrder, profileSide } from './profile';
 import { runPairing } from './runs';
-import type { DiffCounts, DiffInput, DiffOptions, DiffRow, RowSide, SessionDiff } from './types';
+import type { DiffCounts, DiffInput, DiffOptions, DiffRow, RowSide, SessionDiff, SideProfile } from './types';
 
 /**
  * Block-level alignment of two sessions (typically one run in two wire formats): agents are
@@ -24,6 +24,9 @@ import type { DiffCounts, DiffInput, DiffOptions, DiffRow, RowSide, SessionDiff 
  * normalisations of NORMALISATIONS; differences the formats make by construction are marked
  * with an INHERENT explanation. Envelope-level differences are summarised apart.
  */
+/** The agent threads a side's blocks fall into: its agents, and the unattributed blocks as one more (as they were counted before they were told apart). */
+const agentsAndUnattributed = (profile: SideProfile): number => profile.agents + (profile.unattributed ? 1 : 0);
+
 export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOptions = {}): SessionDiff {
   const leftProfile = profileSide(left, options.dialects);
   const rightProfile = profileSide(right, options.dialects);
@@ -34,7 +37,7 @@ export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOpt
   const flattened =
     options.flattenAgents ??
     ((!leftProfile.attributesAgents || !rightProfile.attributesAgents) &&
-      (leftProfile.agents > 1 || rightProfile.agents > 1));
+      (agentsAndUnattributed(leftProfile) > 1 || agentsAndUnattributed(rightProfile) > 1));
 
   const side = (input: DiffInput, profile: SideContext['profile'], nodes: typeof leftNodes): SideContext => ({
     profile,

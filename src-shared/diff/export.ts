@@ -100,6 +100,7 @@ const SIDE_PROFILE = s.object({
   xmlItems: s.boolean(),
   xmlText: s.boolean(),
   agents: s.index(),
+  unattributed: s.optional(s.boolean()),
   blocks: s.index(),
 });
 

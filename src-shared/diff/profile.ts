@@ -42,8 +42,11 @@ export function profileSide(input: DiffInput, registry: DialectRegistry = DIALEC
     if (envelope.control === 'done' || envelope.control === 'error-frame') continue;
     if (!dialects.includes(envelope.dialect)) dialects.push(envelope.dialect);
   }
+  // Blocks of no agent (a provider stream) belong to no agent: they are counted apart, so the
+  // side reads "unattributed" rather than as one agent more.
   const agents = new Set<string>(input.agents.map((a) => a.uuid));
   for (const block of input.blocks) agents.add(block.agent);
+  const unattributed = agents.delete('');
   const modules = dialects.map((d) => registry.get(d));
   return {
     dialects,
@@ -52,6 +55,7 @@ export function profileSide(input: DiffInput, registry: DialectRegistry = DIALEC
     xmlItems: modules.some((m) => m?.agentXmlItems === true),
     xmlText: modules.length > 0 && modules.every((m) => m?.textAsXml === true),
     agents: agents.size,
+    unattributed,
     blocks: input.blocks.length,
   };
 }

@@ -49,7 +49,10 @@ export interface SideProfile {
   xmlItems: boolean;
   /** Every dialect of the side writes its text as XML character data (xml; DialectModule.textAsXml). */
   xmlText: boolean;
+  /** The side's agents; blocks that name none are not one (`unattributed`). */
   agents: number;
+  /** Some of its blocks name no agent (an export written before this was known has it absent). */
+  unattributed?: boolean;
   blocks: number;
 }
 

@@ -1,3 +1,4 @@
+import { agentsPhrase } from '../../../src-shared/agents/names';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { INHERENT } from '../../../src-shared/diff/inherent';
 import { NORMALISATIONS } from '../../../src-shared/diff/normalisations';
@@ -44,7 +45,7 @@ const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'onl
 function describeSide(label: string, file: string, profile: SideProfile, end: EndStatus): string {
   const dialects = profile.dialects.join('+') || 'undetected';
   const generation = profile.generation !== undefined ? ` · ${profile.generation}` : '';
-  return `${label}  ${file}: ${dialects}${generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'} · ${end.label}`;
+  return `${label}  ${file}: ${dialects}${generation} · ${profile.blocks} blocks · ${agentsPhrase(profile.agents, profile.unattributed === true)} · ${end.label}`;
 }
 
 function describePair(pair: AgentPair, index: number): string {

@@ -3,7 +3,8 @@ import type { BlockDetail, BlockSummary } from '../../../src-shared/contract';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
-import { agentCount, labelAgents } from '../../model/agents';
+import { agentsOf, labelAgents } from '../../model/agents';
+import { formatCountOf } from '../../model/format';
 import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks } from '../../model/threads';
 import { createBlockDetails, type BlockDetails } from '../../model/blocks-details';
 import { frontendAnswers } from '../../model/frontend-answers';
@@ -196,8 +197,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
         <span className="muted" data-testid={BLOCK_IDS.count} data-loaded={session.blocksLoaded}>
           {session.blocksLoaded ? (
             <>
-              {blockCount} block{blockCount === 1 ? '' : 's'} · {agentCount(labels)} agent
-              {agentCount(labels) === 1 ? '' : 's'}
+              {formatCountOf(blockCount, 'block')} · {agentsOf(labels)}
               {liveCount > 0 && ` · ${liveCount} live`}
             </>
           ) : (

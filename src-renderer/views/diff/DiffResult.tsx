@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
+import { agentsPhrase } from '../../../src-shared/agents/names';
 import type { RowStatus, SessionDiff } from '../../../src-shared/diff/types';
 import type { AppModel } from '../../model/types';
 import { DiffEditor } from '../../editor/CodeView';
-import { formatCountOf } from '../../model/format';
+import { formatCount, formatCountOf } from '../../model/format';
 import { ALL_STATUSES, filterRows, headline, STATUS_LABELS, STATUS_MARKS } from '../../model/diff';
 import { DIFF_IDS } from './testids';
 import { BlockDiff, DiffRowView, EnvelopeDifferences, type DiffSide } from './DiffRows';
@@ -231,7 +232,8 @@ function SideLine({ side, summary, profile }: { side: string; summary: DiffSide;
     <span className="side-line" title={summary.title}>
       <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} ·{' '}
       {profile.generation !== undefined && `${profile.generation} · `}
-      {formatCountOf(profile.blocks, 'block')} · {formatCountOf(profile.agents, 'agent')}
+      {formatCountOf(profile.blocks, 'block')} ·{' '}
+      {agentsPhrase(profile.agents, profile.unattributed === true, formatCount)}
     </span>
   );
 }
