@@ -30,6 +30,32 @@ test('the XML and JSON runs of one scenario have no block differences', async ({
   await app.screenshot('05-diff-same-scenario');
 });
 
+test('two runs of one title are told apart in the pickers, and keep their title everywhere else', async ({
+  app,
+  connect,
+  diff,
+}) => {
+  await run(app, connect, 'tour', 'json');
+  await run(app, connect, 'tour', 'json');
+  await app.show('diff');
+  const tours = async (picker: typeof diff.left): Promise<string[]> =>
+    (await picker.locator('option').allTextContents()).filter((o) => o.startsWith('Demo agent: Tour · json'));
+  for (const picker of [diff.left, diff.right]) {
+    await expect.poll(() => tours(picker)).toHaveLength(2);
+    expect(new Set(await tours(picker)).size).toBe(2);
+  }
+  const [first, second] = await tours(diff.left);
+  await diff.compare(first!, second!);
+  expect(await diff.differences()).toBe(0);
+  // Only the pickers say more: the sidebar keeps the title as it is.
+  await expect(app.sessionItem(/Tour/)).toHaveCount(2);
+  for (const item of await app.sessionItem(/Tour/).all()) {
+    await expect(item).toContainText('Demo agent: Tour · json');
+    await expect(item).not.toContainText(/opened|#\d/);
+  }
+  await app.screenshot('05-diff-same-title');
+});
+
 test('two different scenarios show their block differences', async ({ app, connect, diff }) => {
   await run(app, connect, 'tour', 'json');
   await run(app, connect, 'citations', 'json');

@@ -11,6 +11,8 @@ import {
   formatOffset,
   formatRate,
   sessionOptionLabel,
+  sessionOptionLabels,
+  clockTime,
 } from './format';
 
 describe('formatting', () => {
@@ -99,6 +101,50 @@ describe('sessionOptionLabel', () => {
     expect(sessionOptionLabel({ title: 'POST http://x/agent/run', format: null, envelopes: 0 })).toBe(
       'POST http://x/agent/run · ? · 0 env',
     );
+  });
+});
+
+describe('sessionOptionLabels', () => {
+  const at = new Date(2026, 0, 2, 9, 5, 7).getTime();
+  const file = (id: string, path: string, createdAt = at) => ({
+    id,
+    title: 'cut.sse',
+    format: 'ag-ui' as const,
+    envelopes: 4,
+    source: { kind: 'file' as const, path, importer: 'sse' },
+    createdAt,
+  });
+
+  it('leaves labels that differ as sessionOptionLabel says them', () => {
+    const labels = sessionOptionLabels([file('a', '/x/cut.sse'), { ...file('b', '/x/other.sse'), title: 'other.sse' }]);
+    expect([...labels.values()]).toEqual(['cut.sse · ag-ui · 4 env', 'other.sse · ag-ui · 4 env']);
+  });
+
+  it('tells two files of one name apart by their folder', () => {
+    const labels = sessionOptionLabels([file('a', '/f/ag-ui/cut.sse'), file('b', 'C:\\f\\anthropic\\cut.sse')]);
+    expect([...labels.values()]).toEqual([
+      'cut.sse · ag-ui · 4 env · in ag-ui',
+      'cut.sse · ag-ui · 4 env · in anthropic',
+    ]);
+  });
+
+  it('tells one file opened twice apart by when it was opened, else by its place in the list', () => {
+    const twice = sessionOptionLabels([file('a', '/f/cut.sse'), file('b', '/f/cut.sse', at + 61_000)]);
+    expect([...twice.values()]).toEqual([
+      'cut.sse · ag-ui · 4 env · opened 09:05:07',
+      'cut.sse · ag-ui · 4 env · opened 09:06:08',
+    ]);
+    const sameSecond = sessionOptionLabels([file('a', '/f/cut.sse'), file('b', '/f/cut.sse'), file('c', '/f/cut.sse')]);
+    expect([...sameSecond.values()]).toEqual([
+      'cut.sse · ag-ui · 4 env · #1',
+      'cut.sse · ag-ui · 4 env · #2',
+      'cut.sse · ag-ui · 4 env · #3',
+    ]);
+    expect(new Set(sameSecond.keys())).toEqual(new Set(['a', 'b', 'c']));
+  });
+
+  it('reads the clock as hours, minutes and seconds', () => {
+    expect(clockTime(at)).toBe('09:05:07');
   });
 });
 

@@ -103,3 +103,53 @@ export function sessionOptionLabel(session: Pick<SessionSummary, 'title' | 'form
   const parts = session.title.endsWith(` · ${format}`) ? [session.title] : [session.title, format];
   return [...parts, `${session.envelopes} env`].join(' · ');
 }
+
+type OptionSession = Pick<SessionSummary, 'id' | 'title' | 'format' | 'envelopes' | 'source' | 'createdAt'>;
+
+/** "19:04:31": when a session was opened or started, on the local clock. */
+export function clockTime(ms: number): string {
+  const at = new Date(ms);
+  return `${pad2(at.getHours())}:${pad2(at.getMinutes())}:${pad2(at.getSeconds())}`;
+}
+
+/** The folder a file session was opened from ("in ag-ui"); nothing for other sources or an upload. */
+function folderOf(session: OptionSession): string {
+  if (session.source.kind !== 'file' || session.source.uploaded || session.source.copyOf) return '';
+  const parts = session.source.path.split(/[\\/]/);
+  return parts.length > 1 ? `in ${parts.at(-2) || '/'}` : '';
+}
+
+/**
+ * What tells sessions of one label apart, tried in this order: the file's folder, the time it
+ * was opened, and last (byPlace) their order in the list ("#2"), which always does.
+ */
+type Distinguisher = (session: OptionSession, place: number) => string;
+const byPlace: Distinguisher = (_session, place) => `#${place + 1}`;
+const DISTINGUISHERS: readonly Distinguisher[] = [folderOf, (session) => `opened ${clockTime(session.createdAt)}`];
+
+/**
+ * The diff pickers' option text for each session (by id): sessionOptionLabel, and for sessions
+ * that would read the same (two files of one name, one run twice) the first distinguisher that
+ * tells each of them apart. Titles stay as they are everywhere else.
+ */
+export function sessionOptionLabels(sessions: readonly OptionSession[]): Map<string, string> {
+  const groups = new Map<string, OptionSession[]>();
+  for (const session of sessions) {
+    const label = sessionOptionLabel(session);
+    groups.set(label, [...(groups.get(label) ?? []), session]);
+  }
+  const labels = new Map<string, string>();
+  for (const [label, group] of groups) {
+    if (group.length === 1) {
+      labels.set(group[0]!.id, label);
+      continue;
+    }
+    const tells =
+      DISTINGUISHERS.find((hint) => {
+        const hints = group.map(hint);
+        return !hints.includes('') && new Set(hints).size === group.length;
+      }) ?? byPlace;
+    group.forEach((session, place) => labels.set(session.id, `${label} · ${tells(session, place)}`));
+  }
+  return labels;
+}

@@ -5,7 +5,7 @@ import { useStore } from '../../app/hooks';
 import type { ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { comparePairKey, type ComparePair } from '../../model/diff-runner';
-import { sessionOptionLabel } from '../../model/format';
+import { sessionOptionLabels } from '../../model/format';
 import { exportFileName, firstInterestingRow, isDiffable, suggestPair } from '../../model/diff';
 import { writeDiffExport } from '../../../src-shared/diff/export';
 import { diffModel, type DiffState } from './diff-model';
@@ -206,19 +206,22 @@ function SessionPicker({
   testId: string;
   onChange: (id: string) => void;
 }) {
+  const labels = useMemo(() => sessionOptionLabels(sessions), [sessions]);
   return (
     <label className="toolbar-field">
       <span className="muted">{label}</span>
       <select
         className="diff-picker"
         value={value ?? ''}
+        // The picker is narrower than a long label: its tooltip says the end that tells sessions apart.
+        title={value === null ? undefined : labels.get(value)}
         onChange={(e) => onChange(e.target.value)}
         data-testid={testId}
       >
         {value === null && <option value="">Pick a session…</option>}
         {sessions.map((s) => (
           <option key={s.id} value={s.id}>
-            {sessionOptionLabel(s)}
+            {labels.get(s.id)}
           </option>
         ))}
       </select>
