@@ -21,6 +21,8 @@ import { SessionSidebar } from './SessionSidebar';
 import { matchShortcut } from './shortcuts';
 import type { ViewId } from '../model/types';
 import { uiCommands } from './ui-commands';
+// The diagnostics view's stand-in while it loads: light, without the chart library.
+import { DiagnosticsLoading } from '../views/diagnostics/ChartsPlaceholder';
 
 // The heavier views (markdown, charts, diff) load on first use, so the first paint does not wait for them.
 const BlocksView = lazy(() => import('../views/blocks/BlocksView').then((m) => ({ default: m.BlocksView })));
@@ -226,7 +228,16 @@ export function Shell({ app, pathForFile }: ShellProps) {
               <ActiveHarPicker app={app} sessionId={activeId} />
             ) : (
               <ViewErrorBoundary view={view}>
-                <Suspense fallback={<div className="view-loading">Loading…</div>}>
+                <Suspense
+                  fallback={
+                    // The diagnostics view's charts take their room at once, not after its code loaded.
+                    view === 'diagnostics' && hasSession ? (
+                      <DiagnosticsLoading />
+                    ) : (
+                      <div className="view-loading">Loading…</div>
+                    )
+                  }
+                >
                   {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
                   {view === 'timeline' &&
                     (activeId ? (

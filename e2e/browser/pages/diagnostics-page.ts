@@ -28,6 +28,27 @@ export class DiagnosticsPage {
     return this.page.getByTestId(`${DIAGNOSTIC_IDS.group}-${rule}`);
   }
 
+  /**
+   * Clicks the Diagnostics tab and says what the first chart's room (the frame sizes) shows one
+   * frame later: the chart drawn, its room sized and saying "drawing…" (ChartsPlaceholder,
+   * ChartFrame), or nothing (empty space), with the height it takes.
+   */
+  async firstChartOneFrameAfter(tab: Locator): Promise<{ shows: 'chart' | 'placeholder' | 'nothing'; height: number }> {
+    const handle = await tab.elementHandle();
+    if (!handle) throw new Error('No tab to click');
+    return this.page.evaluate(async (tab) => {
+      (tab as HTMLElement).click();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const card = document.querySelector('.charts-pane .chart-card');
+      const chart = card?.querySelector('svg.recharts-surface');
+      if (chart) return { shows: 'chart' as const, height: chart.getBoundingClientRect().height };
+      const drawing = card?.querySelector<HTMLElement>('.chart-drawing');
+      return drawing?.checkVisibility() && drawing.innerText.trim() !== ''
+        ? { shows: 'placeholder' as const, height: drawing.getBoundingClientRect().height }
+        : { shows: 'nothing' as const, height: 0 };
+    }, handle);
+  }
+
   /** The rules listed, in display order. */
   async rules(): Promise<string[]> {
     return this.groups.evaluateAll((groups) => groups.map((g) => g.getAttribute('data-rule') ?? ''));

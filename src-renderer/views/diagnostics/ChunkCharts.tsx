@@ -1,15 +1,4 @@
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  Legend,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import { useThemeColours } from '../../app/theme-colours';
 import type { ThemeName } from '../../model/types';
@@ -28,9 +17,11 @@ import {
 } from '../../model/diagnostics-charts';
 import { formatBytes, formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
+import { FRAME_SIZES_CHART, OVERHEAD_CHART } from './ChartsPlaceholder';
 import {
   axisProps,
   ChartCard,
+  ChartFrame,
   FONT,
   labelText,
   legendProps,
@@ -73,13 +64,13 @@ export function ChunkCharts({
   const perChunk = histogramBars(stats.framesPerChunk, 'count');
   const gaps = histogramBars(stats.frameGapMs, 'ms');
   const timing = hasTiming(stats);
-  const overheadHeight = Math.max(120, 26 * overhead.length + 50);
+  const overheadHeight = Math.max(OVERHEAD_CHART.minHeight, 26 * overhead.length + 50);
   const overheadTicks = binaryByteTicks(Math.max(0, ...overhead.map((o) => o.payload + o.envelope + o.escaping)));
 
   return (
     <div className="chunk-charts" data-testid={DIAGNOSTIC_IDS.charts}>
       <ChartCard
-        title="Frame sizes"
+        title={FRAME_SIZES_CHART.title}
         subtitle={histogramSummaryLine(stats.frameBytes, 'bytes')}
         testId={DIAGNOSTIC_IDS.chartFrameSizes}
         note={
@@ -103,7 +94,7 @@ export function ChunkCharts({
           </>
         }
       >
-        <ResponsiveContainer width="100%" height={180}>
+        <ChartFrame height={FRAME_SIZES_CHART.height}>
           <BarChart data={frames.bars} margin={MARGIN}>
             <CartesianGrid stroke={p.grid} vertical={false} />
             <XAxis
@@ -141,11 +132,11 @@ export function ChunkCharts({
               />
             )}
           </BarChart>
-        </ResponsiveContainer>
+        </ChartFrame>
       </ChartCard>
 
       <ChartCard
-        title="Payload vs envelope overhead, per type"
+        title={OVERHEAD_CHART.title}
         subtitle={`total bytes on the wire per type over the whole session, split into the payload${stats.budgetApplies ? ', the envelope around it and what JSON escaping added' : ' and the envelope around it'}`}
         testId={DIAGNOSTIC_IDS.chartOverhead}
         note={
@@ -170,7 +161,7 @@ export function ChunkCharts({
         {overhead.length === 0 ? (
           <div className="chart-empty">No content envelopes.</div>
         ) : (
-          <ResponsiveContainer width="100%" height={overheadHeight}>
+          <ChartFrame height={overheadHeight}>
             <BarChart data={overhead} layout="vertical" margin={{ ...MARGIN, left: 8 }}>
               <CartesianGrid stroke={p.grid} horizontal={false} />
               <XAxis
@@ -199,7 +190,7 @@ export function ChunkCharts({
                 <Bar dataKey="escaping" name="JSON escaping" stackId="w" fill={p.escaping} isAnimationActive={false} />
               )}
             </BarChart>
-          </ResponsiveContainer>
+          </ChartFrame>
         )}
       </ChartCard>
 
@@ -239,7 +230,7 @@ export function ChunkCharts({
         {stats.fullness.chunks === 0 ? (
           <div className="chart-empty">Nothing to measure: no buffered payload was split over several envelopes.</div>
         ) : (
-          <ResponsiveContainer width="100%" height={110}>
+          <ChartFrame height={110}>
             <BarChart data={fullness} layout="vertical" margin={MARGIN}>
               <CartesianGrid stroke={p.grid} horizontal={false} />
               <XAxis type="number" {...axisProps(p)} allowDecimals={false} tickFormatter={formatCompact} />
@@ -251,7 +242,7 @@ export function ChunkCharts({
                 ))}
               </Bar>
             </BarChart>
-          </ResponsiveContainer>
+          </ChartFrame>
         )}
       </ChartCard>
 
@@ -262,7 +253,7 @@ export function ChunkCharts({
           testId={DIAGNOSTIC_IDS.chartChunksFrames}
         >
           <div className="chart-pair">
-            <ResponsiveContainer width="50%" height={160}>
+            <ChartFrame width="50%" height={160}>
               <BarChart data={legs} margin={MARGIN}>
                 <CartesianGrid stroke={p.grid} vertical={false} />
                 <XAxis dataKey="label" {...axisProps(p)} />
@@ -273,8 +264,8 @@ export function ChunkCharts({
                 <Bar dataKey="frames" name="frames" fill={p.frames} isAnimationActive={false} />
                 <Bar dataKey="splitFrames" name="split frames" fill={p.split} isAnimationActive={false} />
               </BarChart>
-            </ResponsiveContainer>
-            <ResponsiveContainer width="50%" height={160}>
+            </ChartFrame>
+            <ChartFrame width="50%" height={160}>
               <BarChart data={perChunk} margin={MARGIN}>
                 <CartesianGrid stroke={p.grid} vertical={false} />
                 <XAxis
@@ -297,7 +288,7 @@ export function ChunkCharts({
                 />
                 <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
               </BarChart>
-            </ResponsiveContainer>
+            </ChartFrame>
           </div>
         </ChartCard>
       )}
@@ -313,7 +304,7 @@ export function ChunkCharts({
         }
       >
         {timing ? (
-          <ResponsiveContainer width="100%" height={160}>
+          <ChartFrame height={160}>
             <BarChart data={gaps} margin={MARGIN}>
               <CartesianGrid stroke={p.grid} vertical={false} />
               <XAxis
@@ -328,7 +319,7 @@ export function ChunkCharts({
               <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'gaps']} />
               <Bar dataKey="count" fill={p.bar} isAnimationActive={false} />
             </BarChart>
-          </ResponsiveContainer>
+          </ChartFrame>
         ) : (
           <div className="chart-empty">
             No timing: every frame arrived at once (a file without receive times, or one network read).
@@ -346,7 +337,7 @@ export function ChunkCharts({
         testId={DIAGNOSTIC_IDS.chartFirstEnvelope}
       >
         {legs.length > 1 && legs.some((l) => (l.timeToFirstEnvelope ?? 0) > 0) && (
-          <ResponsiveContainer width="100%" height={Math.max(80, 24 * legs.length + 30)}>
+          <ChartFrame height={Math.max(80, 24 * legs.length + 30)}>
             <BarChart
               data={legs.map((l) => ({ label: l.label, ms: l.timeToFirstEnvelope ?? 0 }))}
               layout="vertical"
@@ -361,7 +352,7 @@ export function ChunkCharts({
               />
               <Bar dataKey="ms" fill={p.bar} isAnimationActive={false} />
             </BarChart>
-          </ResponsiveContainer>
+          </ChartFrame>
         )}
         <table className="ttfe-table">
           <thead>

@@ -17,6 +17,7 @@ import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-cha
 import { labelAgents, withAgentNames, type AgentLabel } from '../../model/agents';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
+import { ChartsPlaceholder } from './ChartsPlaceholder';
 import { jumpToFinding } from './jump';
 import { ruleDoc } from './rule-docs';
 import { DIAGNOSTIC_IDS } from './testids';
@@ -195,7 +196,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
               networkChunks={networkChunks}
             />
           ) : (
-            !statsError && <div className="muted pad">Loading chunk statistics…</div>
+            !statsError && <ChartsPlaceholder caption="loading chunk statistics…" />
           )}
         </div>
       </div>

@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
+import { ResponsiveContainer } from 'recharts';
+import { DRAWING } from './ChartsPlaceholder';
 
 /** What every chunk chart shares: the theme's palette, the card around a chart, axis and tooltip styles. */
 
@@ -68,6 +70,32 @@ export function ChartCard({
       <div className="chart-body">{children}</div>
       {note && <div className="chart-note">{note}</div>}
     </section>
+  );
+}
+
+/**
+ * A chart's room, sized before the chart is: ResponsiveContainer draws nothing until it has
+ * measured its container after mount, so the frame says "drawing…" until the chart's surface
+ * is in it (diagnostics.css hides the caption then).
+ */
+export function ChartFrame({
+  width = '100%',
+  height,
+  children,
+}: {
+  width?: `${number}%`;
+  height: number;
+  children: ReactElement;
+}) {
+  return (
+    <div className="chart-frame" style={{ width, height }}>
+      <span className="chart-drawing" aria-hidden="true">
+        {DRAWING}
+      </span>
+      <ResponsiveContainer width="100%" height="100%">
+        {children}
+      </ResponsiveContainer>
+    </div>
   );
 }
 

@@ -11,6 +11,8 @@ export const DIAGNOSTIC_IDS = {
   ruleDocToggle: 'diagnostic-rule-doc-toggle',
   finding: 'diagnostic-finding',
   charts: 'chunk-charts',
+  /** The charts' room before they are drawn (ChartsPlaceholder). */
+  chartsPlaceholder: 'chunk-charts-placeholder',
   chartFrameSizes: 'chart-frame-sizes',
   chartOverhead: 'chart-overhead',
   chartBeyondWire: 'chart-beyond-wire',
