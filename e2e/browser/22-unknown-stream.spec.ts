@@ -90,6 +90,21 @@ test('a stock ticker capture: its own event types, no false finding, "ended"', a
   await app.screenshot('22-unknown-ticker-diagnostics');
 });
 
+test('a plain-text capture is labelled text events, not JSON events, in the header and the Blocks view', async ({
+  app,
+  page,
+  blocks,
+}) => {
+  await app.openFiles(join(UNKNOWN_FIXTURES_DIR, 'plain-text.sse'));
+  await app.expectState('ended');
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(
+    /^Decoded as text events — no dialect recognised this stream/,
+  );
+  await app.show('blocks');
+  await expect(blocks.empty).toContainText('No blocks: decoded as text events');
+  await app.screenshot('22-unknown-plain-text');
+});
+
 test('a live feed from a server no dialect knows: shown as it comes, "ended", and the header says why', async ({
   app,
   connect,

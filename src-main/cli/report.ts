@@ -8,7 +8,7 @@ import { createReportCollector } from './report-collector';
 import type { Segment } from '../../src-shared/inline/types';
 import type { Block } from '../../src-shared/reconstruct/types';
 import { decodedAs } from '../../src-shared/dialects/detection';
-import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { dialectLabel } from '../../src-shared/dialects/registry';
 import { agentLabel, NO_AGENT_ID } from './agent-label';
 
 export interface RuleCount {
@@ -138,7 +138,7 @@ export function decodedAsLines(report: Pick<InspectReport, 'formats' | 'detectio
   const lines = report.formats.map((format, leg) =>
     format === null
       ? null
-      : decodedAs(DIALECT_REGISTRY.get(format)?.label ?? format, report.detections[leg] ?? undefined),
+      : decodedAs(dialectLabel(format, report.detections[leg] ?? undefined), report.detections[leg] ?? undefined),
   );
   const distinct = [...new Set(lines.filter((line) => line !== null))];
   if (distinct.length <= 1) return distinct;

@@ -4,7 +4,7 @@ import { noBlocksMessage } from './no-blocks';
 const ended = { state: 'complete', awaitingTools: false } as const;
 const file = { ...ended, source: { kind: 'file', path: '/tmp/ticks.sse', importer: 'sse' } } as const;
 const live = { ...ended, source: { kind: 'live', method: 'GET', url: 'http://h/feed' } } as const;
-const fallback = { format: 'json-events', detection: { by: 'fallback' } } as const;
+const fallback = { format: 'json-events', detection: { by: 'fallback', data: 'json' } } as const;
 
 describe('the blocks view with no block', () => {
   it('says a stream no dialect recognised claims no block, and where its format is chosen', () => {
@@ -20,10 +20,29 @@ describe('the blocks view with no block', () => {
   });
 
   it('says generic JSON events the user chose claim no block, without saying nothing recognised them', () => {
-    const chosen = noBlocksMessage({ ...file, format: 'json-events', detection: { by: 'chosen' } }, true, false);
-    expect(chosen.text).toBe(
-      'JSON events shows each event in the Timeline as it came and claims no block from them. Another format can be chosen in "Decode as…" above.',
+    const chosen = noBlocksMessage(
+      { ...file, format: 'json-events', detection: { by: 'chosen', data: 'json' } },
+      true,
+      false,
     );
+    expect(chosen.text).toBe(
+      'As JSON events, each event is in the Timeline as it came and no block is claimed from them. Another format can be chosen in "Decode as…" above.',
+    );
+  });
+
+  it('calls plain-text events text events, not JSON events', () => {
+    const text = noBlocksMessage(
+      { ...file, format: 'json-events', detection: { by: 'fallback', data: 'text' } },
+      true,
+      false,
+    );
+    expect(text.title).toBe('No blocks: decoded as text events');
+    const chosen = noBlocksMessage(
+      { ...file, format: 'json-events', detection: { by: 'chosen', data: 'text' } },
+      true,
+      false,
+    );
+    expect(chosen.text).toMatch(/^As text events, each event/);
   });
 
   it('must not: a session of a dialect that found nothing to reconstruct, or one still loading or streaming, says so', () => {

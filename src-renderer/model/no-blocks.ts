@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../../src-shared/contract';
-import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { DIALECT_REGISTRY, dialectLabel } from '../../src-shared/dialects/registry';
 import { decodesAgain } from './format-choices';
 
 /**
@@ -16,14 +16,15 @@ export function noBlocksMessage(
   if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
   const fallback = DIALECT_REGISTRY.fallback;
   if (summary.format === fallback.id) {
+    const label = dialectLabel(fallback.id, summary.detection);
     const where = decodesAgain(summary)
       ? 'in "Decode as…" above'
       : 'in the connect form\'s "Decode as", and run it again';
     return {
-      title: `No blocks: decoded as ${fallback.label}`,
+      title: `No blocks: decoded as ${label}`,
       text:
         summary.detection?.by === 'chosen'
-          ? `${fallback.label} shows each event in the Timeline as it came and claims no block from them. Another format can be chosen ${where}.`
+          ? `As ${label}, each event is in the Timeline as it came and no block is claimed from them. Another format can be chosen ${where}.`
           : `No dialect recognised this stream: its events are in the Timeline as they came, and no block is claimed from them. If you know its format, choose it ${where}.`,
     };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileSourceLine } from './session-state';
+import { decodedAsLine, fileSourceLine } from './session-state';
 
 describe('fileSourceLine', () => {
   it("names the path and importer, a HAR's entries opened and the check report that opened a recording", () => {
@@ -30,5 +30,26 @@ describe('fileSourceLine', () => {
         copyOf: { method: 'POST', url: 'http://127.0.0.1:8000/agent/run' },
       }),
     ).toBe('received from POST http://127.0.0.1:8000/agent/run (recording)');
+  });
+});
+
+describe('decodedAsLine', () => {
+  it('calls a stream the fallback decoded by what its events carried', () => {
+    expect(decodedAsLine({ format: 'json-events', detection: { by: 'fallback', data: 'text' } })).toBe(
+      'Decoded as text events — no dialect recognised this stream: its events are shown as they came',
+    );
+    expect(decodedAsLine({ format: 'json-events', detection: { by: 'chosen', data: 'json' } })).toBe(
+      'Decoded as JSON events — chosen by you',
+    );
+    expect(decodedAsLine({ format: 'json-events', detection: { by: 'fallback', data: 'mixed' } })).toMatch(
+      /^Decoded as JSON and text events — /,
+    );
+  });
+
+  it('must not: a dialect of one data keeps its label whatever it is told', () => {
+    expect(decodedAsLine({ format: 'openai-chat', detection: { by: 'content', data: 'text' } })).toBe(
+      "Decoded as OpenAI Chat Completions — from the stream's own events",
+    );
+    expect(decodedAsLine({ format: null })).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { EndStatusPayload, ReplayState, SessionSource, SessionSummary } from '../../src-shared/contract';
 import { decodedAs } from '../../src-shared/dialects/detection';
-import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { dialectLabel } from '../../src-shared/dialects/registry';
 import type { Tone } from '../components/Badge';
 
 /** How a session's state reads in the sidebar, the session header and recent sessions: its label, tone and tooltip. */
@@ -74,7 +74,7 @@ export function displayTitle(title: string): string {
  */
 export function decodedAsLine(session: Pick<SessionSummary, 'format' | 'detection'>): string | null {
   if (session.format === null) return null;
-  return decodedAs(DIALECT_REGISTRY.get(session.format)?.label ?? session.format, session.detection);
+  return decodedAs(dialectLabel(session.format, session.detection), session.detection);
 }
 
 /**

@@ -15,11 +15,26 @@ export type DetectionBasis = keyof typeof DETECTION_BASES;
 
 export const DETECTION_BASIS_NAMES = Object.keys(DETECTION_BASES) as readonly DetectionBasis[];
 
+/**
+ * What a leg's events turned out to carry, for a dialect that takes any data (the fallback):
+ * JSON objects, other text (plain lines, arrays, JSON that does not parse), or both. Its label
+ * says which (DialectModule.dataLabels): plain text is not "JSON events".
+ */
+export const EVENT_DATA_NAMES = ['json', 'text', 'mixed'] as const;
+export type EventData = (typeof EVENT_DATA_NAMES)[number];
+
+/** The data of one more event, after the events before it carried `before` (undefined: none yet). */
+export function addEventData(before: EventData | undefined, event: 'json' | 'text'): EventData {
+  return before === undefined || before === event ? event : 'mixed';
+}
+
 /** How one leg's dialect was chosen: the basis, and what matched for a header or URL. */
 export interface Detection {
   readonly by: DetectionBasis;
   /** The header (`x-vercel-ai-ui-message-stream: v1`) or the URL path ending (`/v1/responses`) that matched. */
   readonly detail?: string;
+  /** What its events carried so far, from a dialect whose label depends on it (absent: no such dialect, or no event yet). */
+  readonly data?: EventData;
 }
 
 /** "from the URL /v1/responses", "chosen by you": the reason as a phrase. */

@@ -74,7 +74,7 @@ describe('hints decide only where the bytes are undecided', () => {
 
   it('the choice wins over both', () => {
     const result = decodeLeg(undecidable, { url: 'https://api.openai.com/v1/responses' }, 'json-events');
-    expect(result.detections).toEqual([{ by: 'chosen' }]);
+    expect(result.detections).toEqual([{ by: 'chosen', data: 'mixed' }]);
   });
 
   it('response headers given after the leg opened still count (they arrive after the request URL)', () => {
@@ -104,6 +104,6 @@ describe('hints decide only where the bytes are undecided', () => {
   });
 
   it('no hint at all: the fallback, said as such', () => {
-    expect(decodeLeg(undecidable, {}).detections).toEqual([{ by: 'fallback' }]);
+    expect(decodeLeg(undecidable, {}).detections).toEqual([{ by: 'fallback', data: 'mixed' }]);
   });
 });

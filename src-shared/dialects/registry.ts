@@ -11,6 +11,7 @@ import { ollamaDialect } from './ollama';
 import { openAiChatDialect } from './openai-chat';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
+import type { Detection } from './detection';
 import type { SniffedFrame } from './sniff';
 import type { DialectModule } from './types';
 
@@ -87,4 +88,20 @@ export const DIALECT_IDS = DIALECTS.map((d) => d.id) as unknown as readonly [Dia
 
 export function isDialectId(value: string): value is DialectId {
   return (DIALECT_IDS as readonly string[]).includes(value);
+}
+
+/**
+ * What a session decoded as `format` is called, in the header, the Blocks view and `inspect`:
+ * its dialect's label, or for a dialect labelled by its events' data, the label of what they
+ * carried ("text events" for plain text the fallback decoded); an unknown id as it is.
+ */
+export function dialectLabel(
+  format: string,
+  detection: Detection | undefined,
+  registry: DialectRegistry = DIALECT_REGISTRY,
+): string {
+  const module = registry.get(format);
+  if (!module) return format;
+  const data = detection?.data;
+  return (data !== undefined ? module.dataLabels?.[data] : undefined) ?? module.label;
 }

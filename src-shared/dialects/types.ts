@@ -3,6 +3,7 @@ import type { EnvelopeInit } from '../envelope/types';
 import type { PendingTool } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import type { PreparedEnvelopes } from '../pipeline/prepared';
+import type { EventData } from './detection';
 import type { DialectEvidence } from './evidence';
 import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
@@ -51,6 +52,11 @@ export interface DialectCallbacks {
    * only of the transport, "ended" or "cut off", as the fallback's does.
    */
   onTransportEnd?: () => void;
+  /**
+   * What its events carried so far changed (the first event, or the first of the other kind):
+   * for a dialect labelled by it (DialectModule.dataLabels).
+   */
+  onEventData?: (data: EventData) => void;
 }
 
 export interface DialectOptions {
@@ -176,6 +182,12 @@ export interface DialectModule<Id extends string = string> {
   readonly id: Id;
   /** What the connect form and the CLI's help call it. */
   readonly label: string;
+  /**
+   * What a session decoded as it is called once its events are known, when that depends on
+   * their data (the fallback takes JSON and plain text alike): the one table of those labels.
+   * The decoder reports the data as it sees it (DialectCallbacks.onEventData).
+   */
+  readonly dataLabels?: Readonly<Record<EventData, string>>;
   /**
    * Whether this frame (one of a leg's first content frames) is in this dialect. Detection
    * runs before any decoder exists; the claims of the registered dialects never overlap, so

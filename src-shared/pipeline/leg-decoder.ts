@@ -103,6 +103,12 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         onStreamEnd,
         onStreamResumed,
         onTransportEnd,
+        // What the events carried names the dialect for some (the fallback): announced again with it.
+        onEventData: (data) => {
+          if (!detection) return;
+          detection = { ...detection, data };
+          callbacks.onDialect?.(leg, id, detection);
+        },
       },
       {
         chunkBudget,

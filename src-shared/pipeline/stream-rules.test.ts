@@ -130,7 +130,7 @@ describe('format detection and stream.format-undetected', () => {
       expect(rules(result)).toEqual(['stream.format-undetected']);
       expect(result.diagnostics.find((d) => d.rule === 'stream.format-undetected')?.at.frame).toBe(7);
       expect(result.formats).toEqual(['json-events']);
-      expect(result.detections).toEqual([{ by: 'fallback' }]);
+      expect(result.detections).toEqual([{ by: 'fallback', data: 'text' }]);
       expect(result.envelopes.filter((e) => e.control === 'event').map((e) => e.delta)).toEqual(garbage(8));
     },
   );

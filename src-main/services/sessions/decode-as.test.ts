@@ -48,7 +48,7 @@ describe('a dialect chosen by the user', () => {
       expect({ path, format: again.format, detection: again.detection, envelopes: again.envelopes }).toEqual({
         path,
         format: CHOSEN,
-        detection: { by: 'chosen' },
+        detection: { by: 'chosen', data: 'json' },
         envelopes: original.envelopes,
       });
       // A choice made now wins over the file's.

@@ -29,7 +29,9 @@ describe('live sessions say what chose their dialect', () => {
     expect(summary.diagnostics).toMatchObject({ error: 0, warning: 0 });
     expect(summary.blocks).toBeUndefined();
     const detail = await service.getSession({ sessionId: id });
-    expect(detail.legs.map((l) => [l.format, l.detection])).toEqual([['json-events', { by: 'fallback' }]]);
+    expect(detail.legs.map((l) => [l.format, l.detection])).toEqual([
+      ['json-events', { by: 'fallback', data: 'json' }],
+    ]);
   });
 
   it('says it while the stream still runs, once the dialect is decided', async () => {

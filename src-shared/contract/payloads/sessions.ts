@@ -1,4 +1,4 @@
-import { DETECTION_BASIS_NAMES } from '../../dialects/detection';
+import { DETECTION_BASIS_NAMES, EVENT_DATA_NAMES } from '../../dialects/detection';
 import { END_STATUS_KINDS } from '../../pipeline/end-status';
 import { FAILURE_KIND_NAMES } from '../failure-kinds';
 import type { Infer } from '../schema';
@@ -56,6 +56,8 @@ export const Detection = s.object({
   by: s.literal(...DETECTION_BASIS_NAMES),
   /** The header or URL path ending that matched, as the dialect declares it. */
   detail: s.optional(s.string({ max: 200 })),
+  /** What the events carried, for a dialect labelled by it (the fallback: JSON or text events). */
+  data: s.optional(s.literal(...EVENT_DATA_NAMES)),
 });
 
 export const SessionSummary = s.object({

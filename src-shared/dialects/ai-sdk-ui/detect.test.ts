@@ -84,7 +84,7 @@ describe('the response headers name either wire', () => {
 
   it('another version of the header is no evidence', () => {
     expect(decodeLeg(undecidable, { headers: [['x-vercel-ai-ui-message-stream', 'v2']] }).detections).toEqual([
-      { by: 'fallback' },
+      { by: 'fallback', data: 'mixed' },
     ]);
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it, test } from 'vitest';
 import { listUnknownFixtures, readUnknownFixture } from '../../../src-main/testing/fixtures';
 import type { Envelope } from '../../envelope/types';
-import { decodeBytes, decodeLegs, type ChunkInput } from '../../pipeline/session-decoder';
+import { createSessionDecoder, decodeBytes, decodeLegs, type ChunkInput } from '../../pipeline/session-decoder';
+import type { Detection } from '../detection';
+import { dialectLabel } from '../registry';
 import { chunkings } from '../../testing/chunking';
 import { DEFAULT_EVENT_TYPE, eventTypeOf } from './decoder';
 
@@ -32,6 +34,39 @@ describe('the type of a generic event', () => {
   it('text has no members: the SSE event name, else message', () => {
     expect(eventTypeOf(undefined, 'log')).toBe('log');
     expect(eventTypeOf(undefined, '')).toBe('message');
+  });
+});
+
+describe('what the fallback is called: JSON events, text events, or both', () => {
+  const labelOf = (bytes: Uint8Array, format: 'auto' | 'json-events' = 'auto'): string => {
+    const result = decodeBytes(bytes, { format });
+    return dialectLabel(result.formats[0] ?? '?', result.detections[0] ?? undefined);
+  };
+
+  it('plain-text events are text events, never "JSON events"', () => {
+    expect(labelOf(stream('starting build', 'step 1/3'))).toBe('text events');
+    expect(labelOf(readUnknownFixture('plain-text.sse'))).toBe('text events');
+  });
+
+  it('JSON objects are JSON events, whether detected or chosen; blank keep-alives change nothing', () => {
+    expect(labelOf(readUnknownFixture('ticks.sse'))).toBe('JSON events');
+    expect(labelOf(stream('{"kind":"tick"}', ' ', '{"kind":"tock"}'), 'json-events')).toBe('JSON events');
+  });
+
+  it('a feed of both says both; before any event it is either', () => {
+    expect(labelOf(stream('{"kind":"tick"}', 'plain line'))).toBe('JSON and text events');
+    expect(dialectLabel('json-events', { by: 'chosen' })).toBe('JSON or text events');
+  });
+
+  it('a live leg announces its dialect again when what its events carry changes, not at every event', () => {
+    const announced: Detection[] = [];
+    const decoder = createSessionDecoder({ onDialect: (_leg, _format, detection) => announced.push(detection) });
+    const leg = decoder.startLeg({ format: 'json-events' });
+    leg.push(stream('{"n":1}', '{"n":2}'));
+    expect(announced.at(-1)).toEqual({ by: 'chosen', data: 'json' });
+    leg.push(stream('{"n":3}', 'plain'));
+    leg.end();
+    expect(announced.map((d) => d.data)).toEqual([undefined, 'json', 'mixed']);
   });
 });
 
@@ -105,7 +140,7 @@ describe('the json-events dialect', () => {
   it('is never detected: it only decodes what no dialect claims', () => {
     const result = decodeBytes(stream('{"kind":"tick"}'));
     expect(result.formats).toEqual(['json-events']);
-    expect(result.detections).toEqual([{ by: 'fallback' }]);
+    expect(result.detections).toEqual([{ by: 'fallback', data: 'json' }]);
   });
 });
 

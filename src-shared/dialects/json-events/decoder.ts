@@ -1,4 +1,5 @@
 import { NO_EXTRAS, type EnvelopeInit } from '../../envelope/types';
+import { addEventData, type EventData } from '../detection';
 import { isJsonObject, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
 import type { Frame } from '../../sse/types';
@@ -83,10 +84,21 @@ function eventEnvelope(frame: Frame, agent: string, object: Record<string, unkno
 
 export function createJsonEventsDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   const agent = options.defaultAgent ?? '';
+  /** What the events carried so far, for the label (JSON events, text events, or both). */
+  let data: EventData | undefined;
+  const noteData = (event: 'json' | 'text'): void => {
+    const next = addEventData(data, event);
+    if (next === data) return;
+    data = next;
+    callbacks.onEventData?.(data);
+  };
   return {
     id: 'json-events',
     push(frame) {
       const { object, error } = objectOf(frame.data);
+      // Blank data (a keep-alive) carries nothing either way.
+      if (object) noteData('json');
+      else if (frame.data.trim() !== '') noteData('text');
       // In a feed of JSON objects it is a broken one, what a reader trips on; the fallback cannot
       // know the feed is JSON (a log line may start with "{"), so it says what it sees: an info.
       if (error !== undefined)

@@ -8,7 +8,9 @@ import { createJsonEventsDecoder } from './decoder';
  */
 export const jsonEventsDialect: DialectModule<'json-events'> = {
   id: 'json-events',
-  label: 'JSON events',
+  // Before its events are known (the "Decode as" choice) it is either; after, what they carried.
+  label: 'JSON or text events',
+  dataLabels: { json: 'JSON events', text: 'text events', mixed: 'JSON and text events' },
   detect: () => false,
   create: createJsonEventsDecoder,
   syntax: 'json',

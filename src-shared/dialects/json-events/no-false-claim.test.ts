@@ -34,7 +34,8 @@ describe('unknown streams: no false claim', () => {
       for (const { name: how, chunks } of chunkings(bytes)) {
         const result = decodeLegs([chunks.map((c) => ({ bytes: c }))]);
         expect(result.formats, how).toEqual(['json-events']);
-        expect(result.detections, how).toEqual([{ by: 'fallback' }]);
+        // Plain text is labelled text events, never "JSON events".
+        expect(result.detections, how).toEqual([{ by: 'fallback', data: name === 'plain-text.sse' ? 'text' : 'json' }]);
         expect(result.blocks, how).toEqual([]);
         expect(claims(result), how).toEqual([]);
         expect(
