@@ -59,7 +59,7 @@ describe('an error after events no dialect claimed stays what the stream was sho
   ])('%s: JSON events, no invalid chunk, no error claimed, "ended"', (_name, events) => {
     const result = decode(...events);
     expect(result.formats).toEqual(['json-events']);
-    expect(result.detections).toEqual([{ by: 'fallback' }]);
+    expect(result.detections).toEqual([{ by: 'fallback', data: 'json' }]);
     expect(new Set(result.envelopes.map((e) => e.dialect))).toEqual(new Set(['json-events']));
     expect(claims(result)).toEqual([]);
     expect(status(result)).toBe('ended');

@@ -58,7 +58,7 @@ describe('recorded streams of APIs no dialect knows', () => {
   test.each(RECORDED)('$file: JSON events, no finding but the fallback info, its text kept', (recorded) => {
     const result = decodeBytes(readUnknownFixture(recorded.file));
     expect(result.formats).toEqual(['json-events']);
-    expect(result.detections).toEqual([{ by: 'fallback' }]);
+    expect(result.detections).toEqual([{ by: 'fallback', data: 'json' }]);
     expect(result.blocks).toEqual([]);
     expect(result.diagnostics.map((d) => `${d.severity} ${d.rule}`)).toEqual(['info stream.format-undetected']);
     expect([...new Set(result.envelopes.map((e) => e.type))]).toEqual(recorded.types);
