@@ -260,8 +260,8 @@ export const RULES = {
   'inline.think-open-implied': {
     severity: 'info',
     layer: 'inline',
-    title:
-      'A </think> at the start of a text block closes a <think> the prompt opened: the text before it is reasoning',
+    // Not "at the start of a text block": the tag comes after the reasoning it closes.
+    title: 'A </think> with only text before it closes a <think> the prompt opened: that text is reasoning',
   },
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)

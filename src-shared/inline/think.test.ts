@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RULES } from '../diagnostics/rules';
 import { createInlineDocument, parseSegments } from './collect';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from './types';
 
@@ -47,6 +48,12 @@ describe('a </think> no <think> opened (the chat template opened it in the promp
       ['text', '\n\nHello! How can I help?', true, r1.indexOf('</think>') + 8, r1.length],
     ]);
     expect(findings.map((f) => [f.rule, f.offset])).toEqual([['inline.think-open-implied', r1.indexOf('</think>')]]);
+  });
+
+  it("the finding's title places the tag after the reasoning, not at the block's start", () => {
+    expect(read(r1).rules).toEqual(['inline.think-open-implied']);
+    expect(RULES['inline.think-open-implied'].title).not.toMatch(/at the start/);
+    expect(RULES['inline.think-open-implied'].title).toMatch(/^A <\/think> with only text before it/);
   });
 
   it('streamed one character at a time: the same segments (the text segment becomes the reasoning)', () => {
