@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { noBlocksMessage } from './no-blocks';
 
-const ended = { state: 'complete', awaitingTools: false } as const;
+const ended = { state: 'complete', awaitingTools: false, envelopes: 6 } as const;
 const file = { ...ended, source: { kind: 'file', path: '/tmp/ticks.sse', importer: 'sse' } } as const;
 const live = { ...ended, source: { kind: 'live', method: 'GET', url: 'http://h/feed' } } as const;
 const fallback = { format: 'json-events', detection: { by: 'fallback', data: 'json' } } as const;
 
 describe('the blocks view with no block', () => {
+  it('says a session that failed before any envelope failed, not that the Diagnostics tab says why', () => {
+    const failure = { kind: 'network', message: 'Connection refused', code: 'ECONNREFUSED' } as const;
+    const failed = { ...live, state: 'failed', envelopes: 0, failure, format: null } as const;
+    expect(noBlocksMessage(failed, true, false)).toEqual({
+      title: 'No blocks in this session',
+      text: 'The source failed before any envelope could be decoded: the message above says why.',
+    });
+  });
+
   it('says a stream no dialect recognised claims no block, and where its format is chosen', () => {
     expect(noBlocksMessage({ ...fallback, ...file }, true, false)).toEqual({
       title: 'No blocks: decoded as JSON events',

@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../../src-shared/contract';
 import { DIALECT_REGISTRY, dialectLabel } from '../../src-shared/dialects/registry';
 import { decodesAgain } from './format-choices';
+import { FAILED_BEFORE_ENVELOPES } from './no-findings';
 
 /**
  * What the blocks view says while it shows no block: that none arrived yet, or that none ever
@@ -8,12 +9,19 @@ import { decodesAgain } from './format-choices';
  * so and where to choose its format, instead of sending the user to findings that are not there.
  */
 export function noBlocksMessage(
-  summary: Pick<SessionSummary, 'format' | 'detection' | 'source' | 'state' | 'awaitingTools' | 'choosingHarEntries'>,
+  summary: Pick<
+    SessionSummary,
+    'format' | 'detection' | 'source' | 'state' | 'awaitingTools' | 'choosingHarEntries' | 'failure' | 'envelopes'
+  >,
   loaded: boolean,
   live: boolean,
 ): { title: string; text: string | null } {
   if (!loaded) return { title: 'Loading blocks…', text: null };
   if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
+  // Not "the Diagnostics tab says why": a session that got no stream has no finding to say it.
+  if (summary.failure !== undefined && summary.envelopes === 0) {
+    return { title: 'No blocks in this session', text: FAILED_BEFORE_ENVELOPES };
+  }
   const fallback = DIALECT_REGISTRY.fallback;
   if (summary.format === fallback.id) {
     const label = dialectLabel(fallback.id, summary.detection);

@@ -15,6 +15,7 @@ import {
 } from '../../model/diagnostics';
 import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
 import { labelAgents, withAgentNames, type AgentLabel } from '../../model/agents';
+import { noFindingsText } from '../../model/no-findings';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
 import { ChartsPlaceholder } from './ChartsPlaceholder';
@@ -162,9 +163,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
               title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'}
               testId={DIAGNOSTIC_IDS.empty}
             >
-              {session.diagnosticsLoaded
-                ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.'
-                : null}
+              {session.diagnosticsLoaded ? noFindingsText(session.summary) : null}
             </EmptyState>
           ) : shown.length === 0 ? (
             <EmptyState title="Nothing matches the filter" />
