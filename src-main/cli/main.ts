@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { INLINE_MODES } from '../../src-shared/inline/types';
-// Bundled at build time (esbuild inlines the two strings: scripts/build-cli.mjs), so the CLI
-// says its version wherever its bundle is run from, and the bundle is stale when they change.
-import { name as PACKAGE_NAME, version as PACKAGE_VERSION } from '../../package.json';
+// Bundled at build time (esbuild inlines it: scripts/build-cli.mjs), so the CLI says its
+// version wherever its bundle is run from, and the bundle is stale when it changes. With the
+// import attribute Node's own ESM loader requires of JSON (the e2e suite loads the sources so).
+import PACKAGE from '../../package.json' with { type: 'json' };
 import { showsProgress } from './progress';
 import { errorText, terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
 
@@ -136,7 +137,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-V') {
-    io.stdout(`${PACKAGE_NAME} ${PACKAGE_VERSION}\n`);
+    io.stdout(`${PACKAGE.name} ${PACKAGE.version}\n`);
     return 0;
   }
   const command = COMMANDS[name];
