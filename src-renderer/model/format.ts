@@ -136,7 +136,9 @@ export function sessionOptionLabels(sessions: readonly OptionSession[]): Map<str
   const groups = new Map<string, OptionSession[]>();
   for (const session of sessions) {
     const label = sessionOptionLabel(session);
-    groups.set(label, [...(groups.get(label) ?? []), session]);
+    const group = groups.get(label);
+    if (group) group.push(session);
+    else groups.set(label, [session]);
   }
   const labels = new Map<string, string>();
   for (const [label, group] of groups) {
